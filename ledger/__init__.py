@@ -1,0 +1,77 @@
+"""ledger: a domain-free event store with a double-entry ledger.
+
+Public API: `append`, `open_account`, `NewEvent`, `Posting`, `Metadata`,
+`AppendResult`, `RecordedEvent`, `verify_chain`, `rebuild_projections`, the
+`LedgerError` family and `projections.register`. Nothing here knows about
+casinos; `casino.*` builds on it, never the reverse.
+
+Guarantees (each enforced where stated and proven by the named tests):
+
+L1  Immutable. Events, postings and idempotency records are never updated or
+    deleted: PostgreSQL triggers reject UPDATE, DELETE and TRUNCATE for every
+    role (migration 0002); the admin is read-only.
+    tests/ledger/test_immutability.py
+L2  Gap-free, commit-ordered positions. Positions are 1..n with no gap and
+    become visible in order: the writer lock is held through commit; an insert
+    trigger refuses a non-contiguous position and moves the head.
+    tests/ledger/test_concurrency.py, test_immutability.py
+L3  Balanced. Each event's postings sum to zero per currency: checked in
+    `NewEvent`, again by a statement trigger on insert, again by verify.
+    tests/ledger/test_append.py, test_money_properties.py
+L4  Accounts hold their constraints. No posting takes a may-not-go-negative
+    account below zero or any account over its maximum: checked per event by
+    the writer, again by CHECK constraints on the balance row.
+    tests/ledger/test_concurrency.py, test_append.py
+L5  Currency-true. A posting's currency is its account's currency: checked
+    by the writer, again by a composite foreign key.
+    tests/ledger/test_append.py
+L6  Optimistic concurrency. An append with a stale expected stream version
+    is refused and writes nothing. tests/ledger/test_append.py
+L7  Idempotent. A repeated key with the same request returns the original
+    result and writes nothing; with a different request it is refused.
+    tests/ledger/test_idempotency.py
+L8  Tamper-evident. hash = sha256(prev_hash || canonical event) over the
+    global order; `verify_ledger` names the first altered, missing or
+    reordered position. tests/ledger/test_verify.py
+L9  Rebuildable. Every projection is a function of the log: a rebuild
+    reproduces the live tables exactly. tests/ledger/test_rebuild.py,
+    test_money_properties.py
+"""
+
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "append": "ledger.writer",
+    "open_account": "ledger.accounts",
+    "account_stream": "ledger.accounts",
+    "NewEvent": "ledger.types",
+    "Posting": "ledger.types",
+    "Metadata": "ledger.types",
+    "AppendResult": "ledger.types",
+    "RecordedEvent": "ledger.types",
+    "verify_chain": "ledger.verify",
+    "rebuild_projections": "ledger.rebuild",
+    "LedgerError": "ledger.errors",
+    "LedgerErrorCode": "ledger.errors",
+    "InvariantViolation": "ledger.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:
+    from ledger.accounts import account_stream, open_account
+    from ledger.errors import InvariantViolation, LedgerError, LedgerErrorCode
+    from ledger.rebuild import rebuild_projections
+    from ledger.types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
+    from ledger.verify import verify_chain
+    from ledger.writer import append
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: Django imports this package before its models may be loaded.
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'ledger' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module_name), name)

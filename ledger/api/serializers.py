@@ -1,0 +1,55 @@
+"""Serializers for the ledger's read API."""
+
+from rest_framework import serializers
+
+from ..models import Account
+
+
+class PostingSerializer(serializers.Serializer):
+    account = serializers.CharField()
+    amount_minor = serializers.IntegerField()
+    currency = serializers.CharField()
+
+
+class EventSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    stream = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    payload = serializers.JSONField()
+    metadata = serializers.JSONField()
+    idempotency_key = serializers.CharField(allow_null=True)
+    occurred_at = serializers.DateTimeField()
+    recorded_at = serializers.DateTimeField()
+    gaming_day = serializers.DateField()
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+    postings = PostingSerializer(many=True)
+
+
+class EventFeedSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    next_after = serializers.IntegerField(help_text="Pass as `after` to read the next page.")
+    head_position = serializers.IntegerField(help_text="The last committed position.")
+
+
+class EventFeedQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
+
+
+class AccountSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Account
+        fields = [
+            "code",
+            "type",
+            "currency",
+            "name",
+            "balance_minor",
+            "must_not_go_negative",
+            "balance_max_minor",
+            "opened_position",
+            "last_position",
+        ]

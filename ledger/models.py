@@ -1,0 +1,185 @@
+"""The ledger's tables.
+
+Two kinds of table live here:
+
+* The log: `Event`, `Posting` and `IdempotencyRecord`. Rows are only ever
+  inserted, by `ledger.writer`; PostgreSQL triggers (migration 0002) reject
+  UPDATE, DELETE and TRUNCATE for every role. `LedgerHead` is the log's single
+  row of state (last position and hash); the writer locks it to serialise
+  appends and a trigger keeps it in step with the event table.
+* Projections: `Account` (chart of accounts plus running balance) and
+  `Stream` (per-stream version). They are derived from the log and can be
+  rebuilt from it (`manage.py rebuild_projections`).
+"""
+
+from django.db import models
+
+
+class AccountType(models.TextChoices):
+    ASSET = "asset", "Asset"
+    LIABILITY = "liability", "Liability"
+    REVENUE = "revenue", "Revenue"
+    EXPENSE = "expense", "Expense"
+    EQUITY = "equity", "Equity"
+
+
+# Postings are signed with debits positive. An account's balance is shown in
+# its natural direction: debit-normal types count debits up, credit-normal
+# types count credits up, so a player's deposit raises their liability account.
+DEBIT_NORMAL_TYPES = frozenset({AccountType.ASSET, AccountType.EXPENSE})
+
+
+def natural_sign(account_type: str) -> int:
+    """Return +1 for debit-normal account types, -1 for credit-normal ones."""
+    return 1 if account_type in DEBIT_NORMAL_TYPES else -1
+
+
+class Event(models.Model):
+    """One immutable fact, at a gap-free global position."""
+
+    position = models.BigIntegerField(primary_key=True)
+    stream = models.CharField(max_length=200)
+    version = models.IntegerField()
+    type = models.CharField(max_length=100)
+    schema_version = models.SmallIntegerField(default=1)
+    payload = models.JSONField()
+    metadata = models.JSONField()
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    occurred_at = models.DateTimeField()
+    recorded_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        db_table = "ledger_event"
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "version"], name="ledger_event_stream_version"),
+            models.CheckConstraint(condition=models.Q(position__gte=1), name="ledger_event_position_positive"),
+            models.CheckConstraint(condition=models.Q(version__gte=1), name="ledger_event_version_positive"),
+        ]
+        indexes = [
+            models.Index(fields=["type", "position"], name="ledger_event_type_pos"),
+            models.Index(fields=["gaming_day", "position"], name="ledger_event_day_pos"),
+            models.Index(fields=["idempotency_key"], name="ledger_event_idem_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.position} {self.type} {self.stream}@{self.version}"
+
+
+class Account(models.Model):
+    """An account of the chart and its running balance (a projection).
+
+    `balance_minor` is in the account's natural direction (see
+    `natural_sign`). The CHECK constraints restate the writer's account rules
+    so a bug in Python cannot leave a forbidden balance behind.
+    """
+
+    code = models.CharField(max_length=200, primary_key=True)
+    type = models.CharField(max_length=16, choices=AccountType.choices)
+    currency = models.CharField(max_length=3)
+    name = models.CharField(max_length=200, blank=True)
+    must_not_go_negative = models.BooleanField(default=False)
+    balance_max_minor = models.BigIntegerField(null=True, blank=True)
+    balance_minor = models.BigIntegerField(default=0)
+    opened_position = models.BigIntegerField()
+    last_position = models.BigIntegerField()
+
+    class Meta:
+        db_table = "ledger_account"
+        ordering = ["code"]
+        constraints = [
+            models.UniqueConstraint(fields=["code", "currency"], name="ledger_account_code_currency"),
+            models.CheckConstraint(
+                condition=models.Q(must_not_go_negative=False) | models.Q(balance_minor__gte=0),
+                name="ledger_account_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(balance_max_minor__isnull=True)
+                | models.Q(balance_minor__lte=models.F("balance_max_minor")),
+                name="ledger_account_balance_max",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Posting(models.Model):
+    """One leg of an event's double entry: signed minor units, debit positive."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="postings")
+    index = models.SmallIntegerField()
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, db_constraint=False, related_name="postings"
+    )
+    amount_minor = models.BigIntegerField()
+    currency = models.CharField(max_length=3)
+
+    class Meta:
+        db_table = "ledger_posting"
+        ordering = ["event_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "index"], name="ledger_posting_event_index"),
+            models.CheckConstraint(condition=~models.Q(amount_minor=0), name="ledger_posting_amount_nonzero"),
+        ]
+        indexes = [models.Index(fields=["account", "event"], name="ledger_posting_account_event")]
+
+    def __str__(self) -> str:
+        return f"{self.account_id} {self.amount_minor:+d} {self.currency}"
+
+
+class Stream(models.Model):
+    """A stream's current version: the writer's optimistic-concurrency index."""
+
+    name = models.CharField(max_length=200, primary_key=True)
+    version = models.IntegerField()
+    last_position = models.BigIntegerField()
+
+    class Meta:
+        db_table = "ledger_stream"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+class IdempotencyRecord(models.Model):
+    """The result of one keyed append: which positions it wrote.
+
+    A request (one `append` call) may write several events, so uniqueness of
+    the client's key lives here, one row per request.
+    """
+
+    key = models.CharField(max_length=200, primary_key=True)
+    fingerprint = models.CharField(max_length=64)
+    first_position = models.BigIntegerField()
+    last_position = models.BigIntegerField()
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "ledger_idempotency"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class LedgerHead(models.Model):
+    """The single row holding the log's last position and hash.
+
+    The writer takes `SELECT ... FOR UPDATE` on it: that row lock is the
+    ledger's writer lock. A trigger on event insert moves it forward.
+    """
+
+    id = models.SmallIntegerField(primary_key=True, default=1)
+    position = models.BigIntegerField()
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "ledger_head"
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="ledger_head_single_row")]
+
+    def __str__(self) -> str:
+        return f"head #{self.position}"

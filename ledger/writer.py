@@ -1,0 +1,460 @@
+"""The append path: one serial writer, with group commit.
+
+Every append takes the ledger's writer lock (`SELECT ... FOR UPDATE` on the
+single `ledger_head` row) and holds it through its commit. Positions are
+therefore assigned and made visible in the same order, so a reader of
+`position > n` can never see position n+1 before n (L2). Holding a lock
+across the commit's disk flush limits a lone writer to one flush per commit;
+group commit wins the throughput back: concurrent callers in one process hand
+their requests to a writer thread, which drains what is waiting, checks each
+request in order inside one transaction, commits once and answers each caller
+with its own result. A refused request (stale version, overdraft, reused key)
+is checked before anything is inserted, so it never spoils the others.
+
+A caller already inside `transaction.atomic()` appends directly in its own
+transaction instead: its events must commit or roll back with its other
+writes, and the writer lock is then held until that transaction ends.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import logging
+import os
+import queue
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+
+from . import projections
+from .canonical import event_hash, request_fingerprint
+from .errors import (
+    AccountExists,
+    BalanceMaxExceeded,
+    CurrencyMismatch,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidEvent,
+    InvariantViolation,
+    LedgerError,
+    StaleVersion,
+    UnknownAccount,
+)
+from .models import natural_sign
+from .store import load_events
+from .types import (
+    AMOUNT_MINOR_ABS_MAX,
+    KEY_LENGTH_MAX,
+    AppendResult,
+    Metadata,
+    NewEvent,
+    RecordedEvent,
+)
+
+logger = logging.getLogger(__name__)
+
+EVENTS_PER_APPEND_MAX = 10_000
+REQUESTS_PER_GROUP_MAX = 512
+from .projections import ACCOUNT_OPENED
+
+
+@dataclass(frozen=True, slots=True)
+class AppendRequest:
+    events: tuple[NewEvent, ...]
+    expected_versions: Mapping[str, int]
+    idempotency_key: str | None
+    fingerprint: str | None
+    metadata: Mapping[str, str]
+
+
+def append(
+    events: Sequence[NewEvent],
+    *,
+    expected_versions: Mapping[str, int] | None = None,
+    idempotency_key: str | None = None,
+    metadata: Metadata | None = None,
+    request: Any = None,
+) -> AppendResult:
+    """Append events and their postings atomically; return what was written.
+
+    `expected_versions` maps a stream to the version it must have now (0: no
+    events yet); streams not named are not checked. With `idempotency_key`, a
+    repeat of the same request returns the original result and writes
+    nothing, and a different request under the same key is refused. The
+    request is identified by `request` when given (the caller's own input,
+    for commands whose events depend on state) and otherwise by the events'
+    streams, types, payloads and postings.
+
+    Raises a `LedgerError` (nothing written): InvalidEvent,
+    UnbalancedPostings, UnknownAccount, CurrencyMismatch, AccountExists,
+    InsufficientFunds, BalanceMaxExceeded, StaleVersion, IdempotencyConflict.
+    """
+    append_request = _build_request(events, expected_versions, idempotency_key, metadata, request)
+    if connection.in_atomic_block:
+        outcome = write_group([append_request])[0]
+    else:
+        outcome = _writer().submit(append_request)
+    if isinstance(outcome, LedgerError):
+        raise outcome
+    return outcome
+
+
+def _build_request(
+    events: Sequence[NewEvent],
+    expected_versions: Mapping[str, int] | None,
+    idempotency_key: str | None,
+    metadata: Metadata | None,
+    request: Any,
+) -> AppendRequest:
+    events = tuple(events)
+    if not events:
+        raise InvalidEvent("append needs at least one event")
+    if len(events) > EVENTS_PER_APPEND_MAX:
+        raise InvalidEvent("too many events in one append", events_max=EVENTS_PER_APPEND_MAX)
+    for event in events:
+        if not isinstance(event, NewEvent):
+            raise InvalidEvent("events must be ledger.NewEvent values")
+    expected = dict(expected_versions or {})
+    for stream, version in expected.items():
+        if type(version) is not int or version < 0:
+            raise InvalidEvent("expected versions must be integers >= 0", stream=stream)
+    fingerprint = None
+    if idempotency_key is not None:
+        if not isinstance(idempotency_key, str) or not 0 < len(idempotency_key) <= KEY_LENGTH_MAX:
+            raise InvalidEvent("idempotency key must be 1 to 200 characters")
+        if request is None:
+            request = [
+                [e.stream, e.type, e.schema_version, e.payload,
+                 [[p.account, p.amount_minor, p.currency] for p in e.postings]]
+                for e in events
+            ]
+        fingerprint = request_fingerprint(request)
+    return AppendRequest(
+        events=events,
+        expected_versions=expected,
+        idempotency_key=idempotency_key,
+        fingerprint=fingerprint,
+        metadata=(metadata or Metadata()).as_dict(),
+    )
+
+
+@dataclass(slots=True)
+class _AccountState:
+    code: str
+    type: str
+    currency: str
+    must_not_go_negative: bool
+    balance_max_minor: int | None
+    balance_minor: int
+
+
+class _GroupState:
+    """What the writer knows while it holds the lock: the database plus the
+    effects of the requests already accepted in this group."""
+
+    def __init__(self, cursor, requests: Sequence[AppendRequest]) -> None:
+        cursor.execute("SELECT position, hash, now() FROM ledger_head WHERE id = 1 FOR UPDATE")
+        self.position, self.hash, self.now = cursor.fetchone()
+        keys = sorted({r.idempotency_key for r in requests if r.idempotency_key is not None})
+        streams = sorted({e.stream for r in requests for e in r.events}
+                         | {s for r in requests for s in r.expected_versions})
+        accounts = sorted({p.account for r in requests for e in r.events for p in e.postings}
+                          | {str(e.payload.get("code")) for r in requests for e in r.events
+                             if e.type == ACCOUNT_OPENED})
+        self.keys: dict[str, tuple[str, int, int]] = {}
+        if keys:
+            cursor.execute(
+                "SELECT key, fingerprint, first_position, last_position"
+                " FROM ledger_idempotency WHERE key = ANY(%s)",
+                [keys],
+            )
+            self.keys = {row[0]: (row[1], row[2], row[3]) for row in cursor.fetchall()}
+        cursor.execute("SELECT name, version FROM ledger_stream WHERE name = ANY(%s)", [streams])
+        self.versions: dict[str, int] = dict(cursor.fetchall())
+        self.accounts: dict[str, _AccountState] = {}
+        if accounts:
+            cursor.execute(
+                "SELECT code, type, currency, must_not_go_negative, balance_max_minor,"
+                " balance_minor FROM ledger_account WHERE code = ANY(%s)",
+                [accounts],
+            )
+            self.accounts = {row[0]: _AccountState(*row) for row in cursor.fetchall()}
+        self.recorded: list[RecordedEvent] = []
+        self.results_by_key: dict[str, AppendResult] = {}
+        self.new_keys: list[tuple[str, str, int, int]] = []
+
+    def apply(self, request: AppendRequest) -> AppendResult:
+        """Check one request against the state; on success, extend the state."""
+        key = request.idempotency_key
+        if key is not None and key in self.keys:
+            fingerprint, first, last = self.keys[key]
+            if fingerprint != request.fingerprint:
+                raise IdempotencyConflict(
+                    "this idempotency key was already used for a different request",
+                    idempotency_key=key,
+                )
+            if key in self.results_by_key:
+                return AppendResult(self.results_by_key[key].events, replayed=True)
+            return AppendResult(tuple(load_events(first, last)), replayed=True)
+
+        for stream, expected in request.expected_versions.items():
+            current = self.versions.get(stream, 0)
+            if current != expected:
+                raise StaleVersion(
+                    f"stream {stream} is at version {current}, not {expected}",
+                    stream=stream, expected_version=expected, current_version=current,
+                )
+
+        balances: dict[str, int] = {}
+        opened: dict[str, _AccountState] = {}
+        for event in request.events:
+            if event.type == ACCOUNT_OPENED:
+                account = _account_from_payload(event.payload)
+                if account.code in self.accounts or account.code in opened:
+                    raise AccountExists(f"account {account.code} already exists", account=account.code)
+                opened[account.code] = account
+            for posting in event.postings:
+                account = opened.get(posting.account) or self.accounts.get(posting.account)
+                if account is None:
+                    raise UnknownAccount(f"account {posting.account} does not exist",
+                                         account=posting.account)
+                if posting.currency != account.currency:
+                    raise CurrencyMismatch(
+                        f"account {account.code} holds {account.currency}, not {posting.currency}",
+                        account=account.code, currency=posting.currency,
+                    )
+                before = balances.get(account.code, account.balance_minor)
+                balances[account.code] = before + natural_sign(account.type) * posting.amount_minor
+            # Constraints hold after every event, not just at the end of the
+            # request: a balance is never seen negative, even in between.
+            for code in {posting.account for posting in event.postings}:
+                _check_balance(opened.get(code) or self.accounts[code], balances[code])
+
+        positions_start = self.position
+        versions = dict(self.versions)
+        prev_hash = self.hash
+        recorded = []
+        metadata = dict(request.metadata)
+        for offset, event in enumerate(request.events, start=1):
+            position = positions_start + offset
+            version = versions.get(event.stream, 0) + 1
+            versions[event.stream] = version
+            occurred_at = event.occurred_at or self.now
+            gaming_day = event.gaming_day or timezone.localdate(occurred_at)
+            postings = event.postings
+            hash_ = event_hash(
+                prev_hash=prev_hash, position=position, stream=event.stream, version=version,
+                type=event.type, schema_version=event.schema_version, payload=event.payload,
+                metadata=metadata, idempotency_key=key, occurred_at=occurred_at,
+                recorded_at=self.now, gaming_day=gaming_day,
+                postings=[(p.account, p.amount_minor, p.currency) for p in postings],
+            )
+            recorded.append(RecordedEvent(
+                position=position, stream=event.stream, version=version, type=event.type,
+                schema_version=event.schema_version, payload=event.payload, metadata=metadata,
+                idempotency_key=key, occurred_at=occurred_at, recorded_at=self.now,
+                gaming_day=gaming_day, prev_hash=prev_hash, hash=hash_, postings=postings,
+            ))
+            prev_hash = hash_
+
+        # Accepted: fold the request into the group's state.
+        self.position = recorded[-1].position
+        self.hash = prev_hash
+        self.versions = versions
+        self.accounts.update(opened)
+        for code, balance in balances.items():
+            self.accounts[code].balance_minor = balance
+        self.recorded.extend(recorded)
+        result = AppendResult(tuple(recorded))
+        if key is not None:
+            self.keys[key] = (request.fingerprint, result.first_position, result.last_position)
+            self.results_by_key[key] = result
+            self.new_keys.append((key, request.fingerprint, result.first_position,
+                                  result.last_position))
+        return result
+
+
+def _account_from_payload(payload: Mapping[str, Any]) -> _AccountState:
+    try:
+        return _AccountState(
+            code=payload["code"],
+            type=payload["type"],
+            currency=payload["currency"],
+            must_not_go_negative=payload["must_not_go_negative"],
+            balance_max_minor=payload["balance_max_minor"],
+            balance_minor=0,
+        )
+    except KeyError as missing:
+        raise InvalidEvent(f"{ACCOUNT_OPENED} payload lacks {missing}") from None
+
+
+def _check_balance(account: _AccountState, balance: int) -> None:
+    if abs(balance) > AMOUNT_MINOR_ABS_MAX:
+        raise InvalidEvent(f"balance of {account.code} would leave the 64-bit range")
+    if account.must_not_go_negative and balance < 0:
+        raise InsufficientFunds(
+            f"account {account.code} would go negative",
+            account=account.code, balance_minor=account.balance_minor, balance_after_minor=balance,
+        )
+    if account.balance_max_minor is not None and balance > account.balance_max_minor:
+        raise BalanceMaxExceeded(
+            f"account {account.code} would exceed its maximum balance",
+            account=account.code, balance_max_minor=account.balance_max_minor,
+            balance_after_minor=balance,
+        )
+
+
+def write_group(requests: Sequence[AppendRequest]) -> list[AppendResult | LedgerError]:
+    """Write a group of requests in the current transaction.
+
+    Must run inside `transaction.atomic()`. Returns one outcome per request,
+    in order: the result, or the `LedgerError` that refused it.
+    """
+    if not connection.in_atomic_block:
+        raise InvariantViolation("write_group must run inside transaction.atomic()")
+    outcomes: list[AppendResult | LedgerError] = []
+    with connection.cursor() as cursor:
+        state = _GroupState(cursor, requests)
+        for request in requests:
+            try:
+                outcomes.append(state.apply(request))
+            except LedgerError as error:
+                outcomes.append(error)
+        if state.recorded:
+            _insert_log(cursor, state)
+            projections.apply(state.recorded)
+    return outcomes
+
+
+def _insert_log(cursor, state: _GroupState) -> None:
+    events = state.recorded
+    cursor.execute(
+        "INSERT INTO ledger_event (position, stream, version, type, schema_version, payload,"
+        " metadata, idempotency_key, occurred_at, recorded_at, gaming_day, prev_hash, hash)"
+        " SELECT * FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::text[], %s::smallint[],"
+        " %s::text[]::jsonb[], %s::text[]::jsonb[], %s::text[], %s::timestamptz[],"
+        " %s::timestamptz[], %s::date[], %s::text[], %s::text[])",
+        [
+            [e.position for e in events],
+            [e.stream for e in events],
+            [e.version for e in events],
+            [e.type for e in events],
+            [e.schema_version for e in events],
+            [json.dumps(e.payload, ensure_ascii=False) for e in events],
+            [json.dumps(e.metadata, ensure_ascii=False) for e in events],
+            [e.idempotency_key for e in events],
+            [e.occurred_at for e in events],
+            [e.recorded_at for e in events],
+            [e.gaming_day for e in events],
+            [e.prev_hash for e in events],
+            [e.hash for e in events],
+        ],
+    )
+    posting_rows = [
+        (e.position, index, p.account, p.amount_minor, p.currency)
+        for e in events
+        for index, p in enumerate(e.postings)
+    ]
+    if posting_rows:
+        columns = list(zip(*posting_rows))
+        cursor.execute(
+            "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
+            " SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[], %s::bigint[],"
+            " %s::text[])",
+            [list(column) for column in columns],
+        )
+    if state.new_keys:
+        columns = list(zip(*state.new_keys))
+        cursor.execute(
+            "INSERT INTO ledger_idempotency (key, fingerprint, first_position, last_position,"
+            " recorded_at) SELECT k, f, a, b, %s FROM unnest(%s::text[], %s::text[],"
+            " %s::bigint[], %s::bigint[]) AS t(k, f, a, b)",
+            [state.now, *[list(column) for column in columns]],
+        )
+
+
+class _GroupWriter:
+    """A thread that owns one connection and commits requests in groups."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="ledger-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, request: AppendRequest) -> AppendResult | LedgerError:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._queue.put((request, future))
+        return future.result()
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                connection.close()
+                return
+            group = [item]
+            while len(group) < REQUESTS_PER_GROUP_MAX:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._queue.put(None)  # stop after this group
+                    break
+                group.append(item)
+            self._commit(group)
+
+    def _commit(self, group: list) -> None:
+        try:
+            with transaction.atomic():
+                outcomes = write_group([request for request, _ in group])
+        except BaseException as error:  # noqa: BLE001 - every caller must get an answer
+            connection.close_if_unusable_or_obsolete()
+            if isinstance(error, DatabaseError):
+                connection.close()
+            if len(group) > 1:
+                # One request broke the shared transaction (a database error a
+                # check should have caught). Retry each alone so the others
+                # still commit and only the culprit sees the error.
+                logger.warning("ledger.group_commit_failed", extra={"requests": len(group)})
+                for item in group:
+                    self._commit([item])
+                return
+            group[0][1].set_exception(error)
+            return
+        for (_, future), outcome in zip(group, outcomes):
+            future.set_result(outcome)
+
+
+_writer_lock = threading.Lock()
+_writer_instance: _GroupWriter | None = None
+_writer_pid: int | None = None
+
+
+def _writer() -> _GroupWriter:
+    global _writer_instance, _writer_pid
+    with _writer_lock:
+        # A forked child (Celery prefork, gunicorn) must not share its
+        # parent's thread or connection: it starts its own writer.
+        if _writer_instance is None or _writer_pid != os.getpid():
+            _writer_instance = _GroupWriter()
+            _writer_pid = os.getpid()
+        return _writer_instance
+
+
+def stop_writer() -> None:
+    """Stop this process's writer thread and close its connection."""
+    global _writer_instance
+    with _writer_lock:
+        if _writer_instance is not None and _writer_pid == os.getpid():
+            _writer_instance.stop()
+        _writer_instance = None

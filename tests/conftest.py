@@ -1,0 +1,70 @@
+"""Test plumbing shared by every app's tests.
+
+The database is always PostgreSQL: the embedded pgserver instance unless
+DATABASE_URL names another (casino/settings.py); pytest-django creates the
+test database from the migrations, triggers included.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from ledger.canonical import GENESIS_HASH
+from ledger.writer import stop_writer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _stop_ledger_writer(django_db_setup, django_db_blocker):
+    """Close the group writer's connection before the test database is dropped."""
+    yield
+    with django_db_blocker.unblock():
+        stop_writer()
+
+
+@pytest.fixture(autouse=True)
+def _append_only_tables_survive_flush(request, django_db_blocker):
+    """Let Django's flush after a transactional test empty the ledger tables.
+
+    The log's triggers refuse TRUNCATE for every role, including Django's test
+    flush. A superuser may switch triggers off for its own session
+    (session_replication_role = replica): done here only around the flush, and
+    switched back on before each test so every test runs with them enforced.
+    """
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or "live_server" in request.fixturenames or (
+        marker is not None and marker.kwargs.get("transaction", False)
+    )
+    if not transactional:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    with django_db_blocker.unblock():
+        stop_writer()  # a fresh writer connection per test
+        with connection.cursor() as cursor:
+            # The flush also emptied ledger_head, whose single row migration
+            # 0002 created; put it back before the triggers are on again.
+            cursor.execute("SET session_replication_role = replica")
+            cursor.execute(
+                "INSERT INTO ledger_head (id, position, hash) VALUES (1, 0, %s)"
+                " ON CONFLICT (id) DO NOTHING",
+                [GENESIS_HASH],
+            )
+            cursor.execute("SET session_replication_role = origin")
+    yield
+    with django_db_blocker.unblock():
+        stop_writer()
+        with connection.cursor() as cursor:
+            cursor.execute("SET session_replication_role = replica")
+
+
+@pytest.fixture(autouse=True)
+def _triggers_enforced_in_db_tests(request, django_db_blocker):
+    """Make sure a `db` test never inherits the flush's trigger switch."""
+    if "db" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("db")
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = origin")
+    yield
