@@ -16,7 +16,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from casino.embedded import embedded_postgres_settings
+from casino.embedded import DATABASE_OPTIONS, embedded_postgres_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("CASINO_DATA_DIR", BASE_DIR / ".data"))
@@ -88,6 +88,7 @@ TEMPLATES = [
 
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.config(conn_max_age=60)}
+    DATABASES["default"].setdefault("OPTIONS", {}).update(DATABASE_OPTIONS)
 else:
     DATABASES = {"default": embedded_postgres_settings(DATA_DIR / "postgres")}
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":

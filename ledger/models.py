@@ -49,7 +49,7 @@ class Event(models.Model):
     recorded_at = models.DateTimeField()
     gaming_day = models.DateField()
     prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64, unique=True)
+    hash = models.CharField(max_length=64)
 
     class Meta:
         db_table = "ledger_event"
@@ -62,7 +62,6 @@ class Event(models.Model):
         indexes = [
             models.Index(fields=["type", "position"], name="ledger_event_type_pos"),
             models.Index(fields=["gaming_day", "position"], name="ledger_event_day_pos"),
-            models.Index(fields=["idempotency_key"], name="ledger_event_idem_key"),
         ]
 
     def __str__(self) -> str:
@@ -110,7 +109,11 @@ class Account(models.Model):
 class Posting(models.Model):
     """One leg of an event's double entry: signed minor units, debit positive."""
 
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="postings")
+    # Both references are checked by the posting insert trigger, set-based,
+    # instead of row-by-row foreign keys (migration 0002 says why).
+    event = models.ForeignKey(
+        Event, on_delete=models.PROTECT, db_constraint=False, related_name="postings"
+    )
     index = models.SmallIntegerField()
     account = models.ForeignKey(
         Account, on_delete=models.PROTECT, db_constraint=False, related_name="postings"

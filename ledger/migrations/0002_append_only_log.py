@@ -92,8 +92,11 @@ CREATE TRIGGER ledger_event_appended
     REFERENCING NEW TABLE AS new_events
     FOR EACH STATEMENT EXECUTE FUNCTION ledger_event_appended();
 
--- L3: the postings of each event, inserted together, sum to zero per currency.
-CREATE FUNCTION ledger_postings_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+-- L3 and L5: the postings inserted for each event sum to zero per currency,
+-- belong to an event that exists, and name an account in its own currency.
+-- One set-based check per statement replaces row-by-row foreign keys, which
+-- cost about a third of a batch append's time in deferred checks at commit.
+CREATE FUNCTION ledger_postings_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF EXISTS (
         SELECT 1 FROM new_postings
@@ -101,26 +104,33 @@ BEGIN
     ) THEN
         RAISE EXCEPTION 'ledger: postings of an event do not sum to zero per currency';
     END IF;
+    IF EXISTS (
+        SELECT 1 FROM new_postings AS p
+        WHERE NOT EXISTS (SELECT 1 FROM ledger_event AS e WHERE e.position = p.event_id)
+    ) THEN
+        RAISE EXCEPTION 'ledger: postings refer to an event that does not exist';
+    END IF;
+    IF EXISTS (
+        SELECT 1 FROM new_postings AS p
+        WHERE NOT EXISTS (
+            SELECT 1 FROM ledger_account AS a
+            WHERE a.code = p.account_id AND a.currency = p.currency
+        )
+    ) THEN
+        RAISE EXCEPTION 'ledger: a posting names an unknown account or the wrong currency';
+    END IF;
     RETURN NULL;
 END;
 $$;
-CREATE TRIGGER ledger_postings_balanced
+CREATE TRIGGER ledger_postings_inserted
     AFTER INSERT ON ledger_posting
     REFERENCING NEW TABLE AS new_postings
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger_postings_balanced();
-
--- L5: a posting's currency is its account's. Deferred, so a rebuild may
--- delete and re-create the account projection inside one transaction.
-ALTER TABLE ledger_posting
-    ADD CONSTRAINT ledger_posting_account_currency_fk
-    FOREIGN KEY (account_id, currency) REFERENCES ledger_account (code, currency)
-    DEFERRABLE INITIALLY DEFERRED;
+    FOR EACH STATEMENT EXECUTE FUNCTION ledger_postings_inserted();
 """
 
 BACKWARD = """
-ALTER TABLE ledger_posting DROP CONSTRAINT ledger_posting_account_currency_fk;
-DROP TRIGGER ledger_postings_balanced ON ledger_posting;
-DROP FUNCTION ledger_postings_balanced();
+DROP TRIGGER ledger_postings_inserted ON ledger_posting;
+DROP FUNCTION ledger_postings_inserted();
 DROP TRIGGER ledger_event_appended ON ledger_event;
 DROP FUNCTION ledger_event_appended();
 DROP TRIGGER ledger_head_guard_truncate ON ledger_head;

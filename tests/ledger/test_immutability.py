@@ -105,17 +105,27 @@ def test_database_refuses_unbalanced_postings(accounts):
 
 
 def test_database_refuses_a_posting_in_the_wrong_currency(accounts):
-    """A posting's currency must be its account's: composite foreign key (L5)."""
+    """A posting's currency must be its account's: the insert trigger (L5)."""
     result = transfer("player/alice", "cage/cash", 1_000)
-    with pytest.raises(DatabaseError, match="ledger_posting_account_currency_fk"):
+    with pytest.raises(DatabaseError, match="unknown account or the wrong currency"):
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute(
                 "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
                 " VALUES (%s, 5, 'cage/cash', 100, 'SEK'), (%s, 6, 'player/bob', -100, 'SEK')",
                 [result.first_position, result.first_position],
             )
     assert Posting.objects.count() == 2
+
+
+def test_database_refuses_a_posting_for_a_missing_event(accounts):
+    """Postings can only be attached to an event in the log."""
+    with pytest.raises(DatabaseError, match="event that does not exist"):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
+                " VALUES (999, 0, 'cage/cash', 100, 'EUR'), (999, 1, 'player/bob', -100, 'EUR')"
+            )
+    assert Posting.objects.count() == 0
 
 
 def test_database_refuses_a_negative_balance_on_a_guarded_account(accounts):
