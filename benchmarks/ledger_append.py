@@ -1,0 +1,134 @@
+"""Throughput of ledger.append and of rebuild_projections.
+
+Runs against a throwaway database on the configured PostgreSQL (the embedded
+one by default), created and dropped here. Every event carries two postings.
+Writers are threads calling the public `append`: outside a transaction they
+share the group-commit writer; "own transaction" rows wrap each append in its
+caller's transaction on the caller's own connection instead (no grouping),
+for comparison.
+
+    python benchmarks/ledger_append.py [--quick]
+
+Prints a table, then one line:
+ledger_append: batch100_events_per_s=<n> single_events_per_s=<n> rebuild_events_per_s=<n>
+(batch100 and single are the 4-writer group-commit rows.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection, transaction  # noqa: E402
+
+from ledger import NewEvent, Posting, append, open_account, rebuild_projections  # noqa: E402
+from ledger.writer import stop_writer  # noqa: E402
+
+ACCOUNTS = 20
+
+
+def _events(writer: int, batch: int, serial: int) -> list[NewEvent]:
+    events = []
+    for offset in range(batch):
+        n = serial * batch + offset
+        source = f"bench/{(writer + n) % ACCOUNTS}"
+        destination = f"bench/{(writer + n + 1) % ACCOUNTS}"
+        events.append(NewEvent(
+            stream=f"bench-stream/{writer}/{n % 50}",
+            type="bench.transferred",
+            payload={"amount_minor": 100 + n % 900, "writer": writer},
+            postings=(Posting(destination, 100 + n % 900, "EUR"),
+                      Posting(source, -(100 + n % 900), "EUR")),
+        ))
+    return events
+
+
+def run(writers: int, batch: int, events_total: int, own_transaction: bool) -> float:
+    """Return events per second for one configuration."""
+    appends_per_writer = max(1, events_total // (writers * batch))
+    start = threading.Barrier(writers + 1)
+    errors: list[BaseException] = []
+
+    def work(writer: int) -> None:
+        try:
+            prepared = [_events(writer, batch, serial) for serial in range(appends_per_writer)]
+            start.wait()
+            for events in prepared:
+                if own_transaction:
+                    with transaction.atomic():
+                        append(events)
+                else:
+                    append(events)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(writers)]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - began
+    if errors:
+        raise errors[0]
+    return writers * appends_per_writer * batch / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tenth of the events")
+    args = parser.parse_args()
+    scale = 0.1 if args.quick else 1.0
+
+    old_name = connection.settings_dict["NAME"]
+    bench_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        for code in range(ACCOUNTS):
+            # Unguarded asset accounts: the benchmark measures the append path,
+            # not refusals.
+            open_account(code=f"bench/{code}", type="asset", currency="EUR")
+        rows = []
+        configs = [
+            ("group commit", 1, 1, 3_000), ("group commit", 4, 1, 6_000),
+            ("own transaction", 4, 1, 3_000),
+            ("group commit", 1, 10, 20_000), ("group commit", 4, 10, 30_000),
+            ("group commit", 1, 100, 60_000), ("group commit", 4, 100, 80_000),
+        ]
+        print(f"{'mode':<16} {'writers':>7} {'batch':>5} {'events/s':>10}")
+        for mode, writers, batch, total in configs:
+            rate = run(writers, batch, int(total * scale), mode == "own transaction")
+            rows.append((mode, writers, batch, rate))
+            print(f"{mode:<16} {writers:>7} {batch:>5} {rate:>10,.0f}", flush=True)
+        stop_writer()
+        began = time.perf_counter()
+        rebuilt = rebuild_projections()
+        rebuild_rate = rebuilt / (time.perf_counter() - began)
+        print(f"{'rebuild':<16} {'':>7} {'':>5} {rebuild_rate:>10,.0f}  ({rebuilt:,} events)")
+        by_key = {(m, w, b): r for m, w, b, r in rows}
+        print(
+            "ledger_append:"
+            f" batch100_events_per_s={by_key[('group commit', 4, 100)]:.0f}"
+            f" single_events_per_s={by_key[('group commit', 4, 1)]:.0f}"
+            f" rebuild_events_per_s={rebuild_rate:.0f}"
+        )
+    finally:
+        stop_writer()
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
