@@ -75,7 +75,7 @@ class StreamProjection:
         with connection.cursor() as cursor:
             cursor.execute(
                 "INSERT INTO ledger_stream (name, version, last_position)"
-                " SELECT * FROM unnest(%s::text[], %s::int[], %s::bigint[])"
+                " SELECT * FROM unnest(%b::text[], %b::int[], %b::bigint[])"
                 " ON CONFLICT (name) DO UPDATE"
                 " SET version = EXCLUDED.version, last_position = EXCLUDED.last_position",
                 [names, [latest[n][0] for n in names], [latest[n][1] for n in names]],
@@ -106,9 +106,9 @@ class AccountProjection:
                     "INSERT INTO ledger_account (code, type, currency, name,"
                     " must_not_go_negative, balance_max_minor, balance_minor,"
                     " opened_position, last_position)"
-                    " SELECT c, t, cur, n, nn, mx, 0, pos, pos FROM unnest(%s::text[],"
-                    " %s::text[], %s::text[], %s::text[], %s::bool[], %s::bigint[],"
-                    " %s::bigint[]) AS u(c, t, cur, n, nn, mx, pos)",
+                    " SELECT c, t, cur, n, nn, mx, 0, pos, pos FROM unnest(%b::text[],"
+                    " %b::text[], %b::text[], %b::text[], %b::bool[], %b::bigint[],"
+                    " %b::bigint[]) AS u(c, t, cur, n, nn, mx, pos)",
                     [
                         [e.payload["code"] for e in opened],
                         [e.payload["type"] for e in opened],
@@ -128,7 +128,7 @@ class AccountProjection:
                     " balance_minor = a.balance_minor + CASE WHEN a.type IN ('asset', 'expense')"
                     " THEN d.delta ELSE -d.delta END,"
                     " last_position = d.last_position"
-                    " FROM unnest(%s::text[], %s::bigint[], %s::bigint[])"
+                    " FROM unnest(%b::text[], %b::bigint[], %b::bigint[])"
                     " AS d(code, delta, last_position) WHERE a.code = d.code",
                     [codes, [deltas[c] for c in codes], [last_positions[c] for c in codes]],
                 )

@@ -126,33 +126,35 @@ def check_json_value(value: Any, path: str) -> None:
 
     Floats are refused: money is integer minor units, and a float's text form
     is not stable enough to hash. NUL characters are refused because jsonb
-    cannot store them.
+    cannot store them. Integers must fit in 64 bits.
     """
-    if value is None or isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        if abs(value) > AMOUNT_MINOR_ABS_MAX:
-            raise InvalidEvent(f"{path}: integer out of 64-bit range")
-        return
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         if "\x00" in value:
             raise InvalidEvent(f"{path}: NUL character in string")
-        return
-    if isinstance(value, Mapping):
+    elif kind is int:
+        if not -AMOUNT_MINOR_ABS_MAX <= value <= AMOUNT_MINOR_ABS_MAX:
+            raise InvalidEvent(f"{path}: integer out of 64-bit range")
+    elif value is None or kind is bool:
+        pass
+    elif isinstance(value, Mapping):
         for key, item in value.items():
-            if not isinstance(key, str):
+            if type(key) is not str:
                 raise InvalidEvent(f"{path}: object keys must be strings")
             if "\x00" in key:
                 raise InvalidEvent(f"{path}: NUL character in key")
             check_json_value(item, f"{path}.{key}")
-        return
-    if isinstance(value, (list, tuple)):
+    elif kind is list or kind is tuple:
         for index, item in enumerate(value):
             check_json_value(item, f"{path}[{index}]")
-        return
-    if isinstance(value, float):
+    elif isinstance(value, float):
         raise InvalidEvent(f"{path}: floats are not allowed; use integer minor units or strings")
-    raise InvalidEvent(f"{path}: {type(value).__name__} is not a JSON value")
+    elif isinstance(value, int):  # an int subclass such as an IntEnum member
+        check_json_value(int(value), path)
+    elif isinstance(value, str):  # a str subclass such as a StrEnum member
+        check_json_value(str(value), path)
+    else:
+        raise InvalidEvent(f"{path}: {kind.__name__} is not a JSON value")
 
 
 @dataclass(frozen=True, slots=True)

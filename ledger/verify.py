@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable
 
-from .canonical import GENESIS_HASH, event_hash
+from .canonical import GENESIS_HASH, dumps, event_hash, timestamp_text
 from .store import head, iter_event_chunks
 
 
@@ -49,9 +49,10 @@ def verify_chain(progress: Callable[[int], None] | None = None) -> VerifyResult:
             recomputed = event_hash(
                 prev_hash=prev_hash, position=position, stream=event.stream,
                 version=event.version, type=event.type, schema_version=event.schema_version,
-                payload=event.payload, metadata=event.metadata,
-                idempotency_key=event.idempotency_key, occurred_at=event.occurred_at,
-                recorded_at=event.recorded_at, gaming_day=event.gaming_day,
+                payload_json=dumps(event.payload), metadata_json=dumps(event.metadata),
+                idempotency_key=event.idempotency_key,
+                occurred_at_text=timestamp_text(event.occurred_at),
+                recorded_at_text=timestamp_text(event.recorded_at), gaming_day=event.gaming_day,
                 postings=[(p.account, p.amount_minor, p.currency) for p in event.postings],
             )
             if recomputed != event.hash:

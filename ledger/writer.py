@@ -32,7 +32,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from . import projections
-from .canonical import event_hash, request_fingerprint
+from .canonical import dumps, event_hash, request_fingerprint, timestamp_text
 from .errors import (
     AccountExists,
     BalanceMaxExceeded,
@@ -184,7 +184,12 @@ class _GroupState:
                 [accounts],
             )
             self.accounts = {row[0]: _AccountState(*row) for row in cursor.fetchall()}
+        self.now_text = timestamp_text(self.now)
+        self.zone = timezone.get_default_timezone()
         self.recorded: list[RecordedEvent] = []
+        # The stored JSON text of each recorded event, the same bytes hashed.
+        self.payload_json: list[str] = []
+        self.metadata_json: list[str] = []
         self.results_by_key: dict[str, AppendResult] = {}
         self.new_keys: list[tuple[str, str, int, int]] = []
 
@@ -240,26 +245,35 @@ class _GroupState:
         prev_hash = self.hash
         recorded = []
         metadata = dict(request.metadata)
+        metadata_json = dumps(metadata)
+        recorded_at_text = self.now_text
         for offset, event in enumerate(request.events, start=1):
             position = positions_start + offset
             version = versions.get(event.stream, 0) + 1
             versions[event.stream] = version
-            occurred_at = event.occurred_at or self.now
-            gaming_day = event.gaming_day or timezone.localdate(occurred_at)
-            postings = event.postings
+            if event.occurred_at is None:
+                occurred_at, occurred_at_text = self.now, self.now_text
+            else:
+                occurred_at, occurred_at_text = event.occurred_at, timestamp_text(event.occurred_at)
+            gaming_day = event.gaming_day or occurred_at.astimezone(self.zone).date()
+            payload_json = dumps(event.payload)
             hash_ = event_hash(
                 prev_hash=prev_hash, position=position, stream=event.stream, version=version,
-                type=event.type, schema_version=event.schema_version, payload=event.payload,
-                metadata=metadata, idempotency_key=key, occurred_at=occurred_at,
-                recorded_at=self.now, gaming_day=gaming_day,
-                postings=[(p.account, p.amount_minor, p.currency) for p in postings],
+                type=event.type, schema_version=event.schema_version, payload_json=payload_json,
+                metadata_json=metadata_json, idempotency_key=key,
+                occurred_at_text=occurred_at_text, recorded_at_text=recorded_at_text,
+                gaming_day=gaming_day,
+                postings=[(p.account, p.amount_minor, p.currency) for p in event.postings],
             )
             recorded.append(RecordedEvent(
                 position=position, stream=event.stream, version=version, type=event.type,
                 schema_version=event.schema_version, payload=event.payload, metadata=metadata,
                 idempotency_key=key, occurred_at=occurred_at, recorded_at=self.now,
-                gaming_day=gaming_day, prev_hash=prev_hash, hash=hash_, postings=postings,
+                gaming_day=gaming_day, prev_hash=prev_hash, hash=hash_,
+                postings=event.postings,
             ))
+            self.payload_json.append(payload_json)
+            self.metadata_json.append(metadata_json)
             prev_hash = hash_
 
         # Accepted: fold the request into the group's state.
@@ -336,17 +350,17 @@ def _insert_log(cursor, state: _GroupState) -> None:
     cursor.execute(
         "INSERT INTO ledger_event (position, stream, version, type, schema_version, payload,"
         " metadata, idempotency_key, occurred_at, recorded_at, gaming_day, prev_hash, hash)"
-        " SELECT * FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::text[], %s::smallint[],"
-        " %s::text[]::jsonb[], %s::text[]::jsonb[], %s::text[], %s::timestamptz[],"
-        " %s::timestamptz[], %s::date[], %s::text[], %s::text[])",
+        " SELECT * FROM unnest(%b::bigint[], %b::text[], %b::int[], %b::text[], %b::smallint[],"
+        " %b::text[]::jsonb[], %b::text[]::jsonb[], %b::text[], %b::timestamptz[],"
+        " %b::timestamptz[], %b::date[], %b::text[], %b::text[])",
         [
             [e.position for e in events],
             [e.stream for e in events],
             [e.version for e in events],
             [e.type for e in events],
             [e.schema_version for e in events],
-            [json.dumps(e.payload, ensure_ascii=False) for e in events],
-            [json.dumps(e.metadata, ensure_ascii=False) for e in events],
+            state.payload_json,
+            state.metadata_json,
             [e.idempotency_key for e in events],
             [e.occurred_at for e in events],
             [e.recorded_at for e in events],
@@ -364,16 +378,16 @@ def _insert_log(cursor, state: _GroupState) -> None:
         columns = list(zip(*posting_rows))
         cursor.execute(
             "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
-            " SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[], %s::bigint[],"
-            " %s::text[])",
+            " SELECT * FROM unnest(%b::bigint[], %b::smallint[], %b::text[], %b::bigint[],"
+            " %b::text[])",
             [list(column) for column in columns],
         )
     if state.new_keys:
         columns = list(zip(*state.new_keys))
         cursor.execute(
             "INSERT INTO ledger_idempotency (key, fingerprint, first_position, last_position,"
-            " recorded_at) SELECT k, f, a, b, %s FROM unnest(%s::text[], %s::text[],"
-            " %s::bigint[], %s::bigint[]) AS t(k, f, a, b)",
+            " recorded_at) SELECT k, f, a, b, %s FROM unnest(%b::text[], %b::text[],"
+            " %b::bigint[], %b::bigint[]) AS t(k, f, a, b)",
             [state.now, *[list(column) for column in columns]],
         )
 
