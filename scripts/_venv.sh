@@ -16,4 +16,8 @@ fi
 python -m pip install --quiet --upgrade pip
 # Editable install: maturin compiles native_eval (release) and links casino
 # and ledger from this folder.
-python -m pip install --quiet -e ".[${1:-}]"
+if [ -n "${1:-}" ]; then
+    python -m pip install --quiet -e ".[$1]"
+else
+    python -m pip install --quiet -e .
+fi
