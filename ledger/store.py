@@ -2,7 +2,10 @@
 
 Used by the catch-up feed, idempotent replays, verification and rebuilds.
 Reads go through raw SQL in position order because they run over the whole
-log; the ORM models stay for the admin and simple queries.
+log; the ORM models stay for the admin and simple queries. Rows are fetched
+in psycopg's binary format: its C loaders turn timestamps and dates into
+Python values several times faster than the text loaders Django registers,
+which is most of what a rebuild spends.
 """
 
 from __future__ import annotations
@@ -14,16 +17,23 @@ from django.db import connection
 
 from .types import Posting, RecordedEvent
 
+# JSON comes back as text: json.loads on a str is about three times faster
+# than psycopg's jsonb loader on bytes.
 EVENT_COLUMNS = (
-    "position, stream, version, type, schema_version, payload, metadata, "
+    "position, stream, version, type, schema_version, payload::text, metadata::text, "
     "idempotency_key, occurred_at, recorded_at, gaming_day, prev_hash, hash"
 )
 CHUNK_EVENTS_MAX = 10_000
 
 
+def _cursor():
+    connection.ensure_connection()
+    return connection.connection.cursor(binary=True)
+
+
 def load_events(first: int, last: int) -> list[RecordedEvent]:
     """Return events first..last (inclusive) with postings, in position order."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(
             f"SELECT {EVENT_COLUMNS} FROM ledger_event"
             " WHERE position BETWEEN %s AND %s ORDER BY position",
@@ -41,7 +51,7 @@ def load_events(first: int, last: int) -> list[RecordedEvent]:
 
 def load_events_after(after: int, limit: int) -> list[RecordedEvent]:
     """Return up to `limit` events with position > after, in order."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(
             f"SELECT {EVENT_COLUMNS} FROM ledger_event"
             " WHERE position > %s ORDER BY position LIMIT %s",
@@ -82,13 +92,24 @@ def head() -> tuple[int, str]:
 
 def _assemble(rows: list[tuple], posting_rows: list[tuple]) -> list[RecordedEvent]:
     postings_by_event: dict[int, list[Posting]] = {}
+    trusted = Posting.trusted
     for event_id, account, amount_minor, currency in posting_rows:
-        postings_by_event.setdefault(event_id, []).append(
-            Posting(account, amount_minor, currency)
-        )
+        postings = postings_by_event.get(event_id)
+        if postings is None:
+            postings = postings_by_event[event_id] = []
+        postings.append(trusted(account, amount_minor, currency))
     no_postings: tuple[Posting, ...] = ()
-    # Django's psycopg setup hands jsonb to raw cursors as text.
     loads = json.loads
+    # Metadata repeats (one actor and source for a whole batch); decode each
+    # distinct text once. Callers treat payload and metadata as read-only.
+    metadata_by_text: dict[str, dict] = {}
+
+    def metadata(text: str) -> dict:
+        value = metadata_by_text.get(text)
+        if value is None:
+            value = metadata_by_text[text] = loads(text)
+        return value
+
     return [
         RecordedEvent(
             position=row[0],
@@ -97,7 +118,7 @@ def _assemble(rows: list[tuple], posting_rows: list[tuple]) -> list[RecordedEven
             type=row[3],
             schema_version=row[4],
             payload=loads(row[5]),
-            metadata=loads(row[6]),
+            metadata=metadata(row[6]),
             idempotency_key=row[7],
             occurred_at=row[8],
             recorded_at=row[9],

@@ -47,6 +47,15 @@ class Posting:
         if not isinstance(self.account, str) or not self.account:
             raise InvalidEvent("account must be a non-empty account code")
 
+    @classmethod
+    def trusted(cls, account: str, amount_minor: int, currency: str) -> "Posting":
+        """Build a posting read back from the log, skipping re-validation."""
+        posting = object.__new__(cls)
+        object.__setattr__(posting, "account", account)
+        object.__setattr__(posting, "amount_minor", amount_minor)
+        object.__setattr__(posting, "currency", currency)
+        return posting
+
 
 @dataclass(frozen=True, slots=True)
 class Metadata:
