@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "ledger",
+    "casino.rules",
     "casino.demo",
 ]
 

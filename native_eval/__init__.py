@@ -1,5 +1,37 @@
-"""Poker hand evaluation for casino-ledger, implemented in Rust (see src/)."""
+"""Poker hand evaluation and showdown resolution for casino-ledger.
 
-from ._native import __version__, build_profile
+The implementation is the Rust extension ``native_eval._native`` (see ``src/``);
+this package only re-exports its public names. ``_native.pyi`` documents the API.
+"""
 
-__all__ = ["__version__", "build_profile"]
+from ._native import (
+    VARIANTS,
+    Hand,
+    PotResult,
+    Showdown,
+    __version__,
+    best_hand,
+    build_profile,
+    card_codes,
+    card_names,
+    category,
+    evaluate,
+    evaluate_batch,
+    showdown,
+)
+
+__all__ = [
+    "VARIANTS",
+    "Hand",
+    "PotResult",
+    "Showdown",
+    "__version__",
+    "best_hand",
+    "build_profile",
+    "card_codes",
+    "card_names",
+    "category",
+    "evaluate",
+    "evaluate_batch",
+    "showdown",
+]

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/_venv.sh
 python manage.py migrate --verbosity 0
+python manage.py load_rulebooks
 python manage.py demo "$@"
 echo "Serving the admin at http://127.0.0.1:8000/admin/ (Ctrl-C stops it)"
 exec python manage.py runserver 127.0.0.1:8000

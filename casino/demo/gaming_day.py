@@ -23,6 +23,7 @@ from ledger import LedgerError, Metadata, NewEvent, Posting, append, open_accoun
 from ledger.errors import AccountExists
 
 CURRENCY = "EUR"
+VENUE = "helsinki-poker-room"
 VENUE_ZONE = ZoneInfo("Europe/Helsinki")
 CAGE_CASH = "cage/helsinki/cash"
 CHIPS_OUTSTANDING = "cage/helsinki/chips-outstanding"
@@ -79,8 +80,18 @@ def _movement(kind: str, player: str, amount_minor: int, at: dt.datetime) -> New
     )
 
 
+def _register_venue() -> None:
+    from casino.rules.commands import register_venue
+    from casino.rules.models import Venue
+
+    if not Venue.objects.filter(code=VENUE).exists():
+        register_venue(code=VENUE, name="Veikkaus poker room, Helsinki",
+                       rulebook_id="veikkaus-poker-room", metadata=METADATA)
+
+
 def run_gaming_day(seed: int = 2026, day: dt.date = dt.date(2026, 11, 20)) -> DemoSummary:
     """Append a gaming day of cage and table money movements; return counts."""
+    _register_venue()
     _open_accounts(seed)
     rng = random.Random(seed)
     clock = dt.datetime.combine(day, dt.time(18, 0), VENUE_ZONE)

@@ -19,6 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=2026)
 
     def handle(self, *args, seed: int, **options) -> None:
+        call_command("load_rulebooks", stdout=self.stdout)
         summary = run_gaming_day(seed=seed)
         self.stdout.write(
             f"demo: {summary.appended} events appended, {summary.replayed} already present,"

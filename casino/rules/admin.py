@@ -1,0 +1,71 @@
+"""Officer screens for rulebooks: every figure with its citation, read-only."""
+
+from django.contrib import admin
+
+from ledger.admin import ReadOnlyAdmin
+
+from .models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class StakeLimitInline(ReadOnlyInline):
+    model = StakeLimit
+    fields = ["game", "bet_unit", "stake_minor_max", "raise_rule", "cite", "note"]
+    readonly_fields = fields
+
+
+class WinLimitInline(ReadOnlyInline):
+    model = WinLimit
+    fields = ["limit_id", "scope", "win_minor_max", "cite", "note"]
+    readonly_fields = fields
+
+
+class DecisionInline(ReadOnlyInline):
+    model = Decision
+    fields = ["topic", "decision", "reason", "cite"]
+    readonly_fields = fields
+
+
+@admin.register(RulebookVersion)
+class RulebookVersionAdmin(ReadOnlyAdmin):
+    list_display = ["rulebook_id", "version", "effective_from", "venue_type", "seed",
+                    "time_zone", "loaded_position"]
+    list_filter = ["venue_type", "rulebook_id"]
+    inlines = [StakeLimitInline, WinLimitInline, DecisionInline]
+
+
+@admin.register(StakeLimit)
+class StakeLimitAdmin(ReadOnlyAdmin):
+    list_display = ["rulebook", "game", "bet_unit", "stake_minor_max", "raise_rule", "cite"]
+    list_filter = ["rulebook", "game", "bet_unit", "raise_rule"]
+    search_fields = ["game", "bet_unit", "cite"]
+
+
+@admin.register(Figure)
+class FigureAdmin(ReadOnlyAdmin):
+    list_display = ["rulebook", "figure_key", "value", "unit", "cite", "decision"]
+    list_filter = ["rulebook", "unit"]
+    search_fields = ["figure_key", "cite", "note"]
+
+
+@admin.register(Decision)
+class DecisionAdmin(ReadOnlyAdmin):
+    list_display = ["rulebook", "topic", "decision", "cite"]
+    list_filter = ["rulebook"]
+    search_fields = ["topic", "decision", "reason"]
+
+
+@admin.register(Venue)
+class VenueAdmin(ReadOnlyAdmin):
+    list_display = ["code", "name", "rulebook_id", "currency", "time_zone", "gaming_day_start"]

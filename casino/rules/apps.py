@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class RulesConfig(AppConfig):
+    name = "casino.rules"
+    label = "rules"
+    verbose_name = "Rulebooks and venues"
+
+    def ready(self) -> None:
+        from ledger import projections as ledger_projections
+
+        from . import projections
+
+        ledger_projections.register(projections.RulebookProjection())
+        ledger_projections.register(projections.VenueProjection())

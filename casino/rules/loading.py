@@ -1,0 +1,126 @@
+"""Reading and validating rulebook files before they become events.
+
+Validation here is what makes a malformed file fail with a message naming
+the row, instead of half-loading: the whole file is checked first, then
+appended as one event.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import tomllib
+import zoneinfo
+from pathlib import Path
+from typing import Any
+
+from .errors import RulesError, RulesErrorCode
+from .models import RaiseRule, VenueType
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+FILE_NAME = re.compile(r"^(?P<id>[a-z0-9-]+)\.v(?P<version>[0-9]+)\.toml$")
+CITE = re.compile(r"^(00[0-4]:L[0-9]+(-L?[0-9]+)?|EU [0-9]{4}/[0-9]+ art\. [0-9]+)$")
+UNITS = {"minor", "basis_points", "ppm", "milliseconds", "seconds", "minutes", "hours",
+         "days", "months", "years", "count", "players", "time", "bool", "text"}
+
+
+def shipped_rulebook_files() -> list[Path]:
+    """Return the rulebook files shipped with the code, in load order."""
+    return sorted(DATA_DIR.glob("*.toml"), key=lambda p: (p.name.split(".v")[0], _version(p)))
+
+
+def _version(path: Path) -> int:
+    match = FILE_NAME.match(path.name)
+    return int(match["version"]) if match else 0
+
+
+def read_rulebook(path: Path) -> tuple[dict[str, Any], str]:
+    """Parse and validate a rulebook file; return (content, sha256 of the bytes)."""
+    raw = path.read_bytes()
+    try:
+        content = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise _invalid(path.name, f"not valid TOML: {error}") from None
+    validate_rulebook(content, path.name)
+    match = FILE_NAME.match(path.name)
+    header = content["rulebook"]
+    if not match or match["id"] != header["id"] or int(match["version"]) != header["version"]:
+        raise _invalid(path.name, "file name must be <rulebook id>.v<version>.toml")
+    return content, hashlib.sha256(raw).hexdigest()
+
+
+def _invalid(where: str, message: str) -> RulesError:
+    return RulesError(RulesErrorCode.INVALID_RULEBOOK, f"{where}: {message}", status=400)
+
+
+def _require(row: dict, key: str, kind: type | tuple, where: str) -> Any:
+    value = row.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise _invalid(where, f"{key} is missing or not a {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def validate_rulebook(content: dict[str, Any], where: str) -> None:
+    """Raise RulesError naming the first problem in a parsed rulebook."""
+    header = content.get("rulebook")
+    if not isinstance(header, dict):
+        raise _invalid(where, "no [rulebook] table")
+    for key in ("id", "effective_from", "seed", "title", "venue_type", "currency", "time_zone"):
+        _require(header, key, str, f"{where} [rulebook]")
+    if _require(header, "version", int, f"{where} [rulebook]") < 1:
+        raise _invalid(where, "version must be at least 1")
+    try:
+        dt.date.fromisoformat(header["effective_from"])
+    except ValueError:
+        raise _invalid(where, "effective_from must be an ISO date") from None
+    if header["venue_type"] not in VenueType.values:
+        raise _invalid(where, f"unknown venue_type {header['venue_type']!r}")
+    try:
+        zoneinfo.ZoneInfo(header["time_zone"])
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise _invalid(where, f"unknown time zone {header['time_zone']!r}") from None
+    ids: set[str] = set()
+    for index, row in enumerate(content.get("stake_limits", [])):
+        place = f"{where} stake_limits[{index}]"
+        for key in ("id", "game", "bet_unit", "raise_rule", "cite"):
+            _require(row, key, str, place)
+        if _require(row, "stake_minor_max", int, place) <= 0:
+            raise _invalid(place, "stake_minor_max must be positive")
+        if row["raise_rule"] not in RaiseRule.values:
+            raise _invalid(place, f"unknown raise_rule {row['raise_rule']!r}")
+        _check_cite(row["cite"], place)
+        _check_unique(ids, ("stake", row["game"], row["bet_unit"]), place)
+    for index, row in enumerate(content.get("win_limits", [])):
+        place = f"{where} win_limits[{index}]"
+        for key in ("id", "scope", "cite"):
+            _require(row, key, str, place)
+        if _require(row, "win_minor_max", int, place) <= 0:
+            raise _invalid(place, "win_minor_max must be positive")
+        _check_cite(row["cite"], place)
+        _check_unique(ids, ("win", row["id"]), place)
+    for index, row in enumerate(content.get("figures", [])):
+        place = f"{where} figures[{index}]"
+        _require(row, "key", str, place)
+        _require(row, "cite", str, place)
+        if row.get("unit") not in UNITS:
+            raise _invalid(place, f"unknown unit {row.get('unit')!r}")
+        if not isinstance(row.get("value"), (int, str, bool)):
+            raise _invalid(place, "value must be an integer, a string or a boolean")
+        _check_cite(row["cite"], place)
+        _check_unique(ids, ("figure", row["key"]), place)
+    for index, row in enumerate(content.get("decisions", [])):
+        place = f"{where} decisions[{index}]"
+        for key in ("topic", "decision", "reason"):
+            _require(row, key, str, place)
+
+
+def _check_cite(cite: str, place: str) -> None:
+    if not CITE.match(cite):
+        raise _invalid(place, f"cite {cite!r} is not of the form 002:L3395")
+
+
+def _check_unique(seen: set, key: tuple, place: str) -> None:
+    if key in seen:
+        raise _invalid(place, f"duplicate {key[0]} {key[1:]}")
+    seen.add(key)

@@ -1,0 +1,155 @@
+"""Projections of rulebook and venue events.
+
+Primary keys are natural (`ray-casino@1`, `ray-casino@1/roulette.numbers_1`)
+so that a rebuild reproduces every row exactly, ids included.
+"""
+
+from django.db import models
+
+
+class VenueType(models.TextChoices):
+    GAMING_HALL = "gaming_hall"
+    PARTNER_PREMISES = "partner_premises"
+    CASINO = "casino"
+    ONLINE = "online"
+    POKER_ROOM = "poker_room"
+    ONLINE_POKER = "online_poker"
+    TOURNAMENT_SERIES = "tournament_series"
+
+
+class RulebookVersion(models.Model):
+    """One loaded version of a rulebook, as data with citations."""
+
+    key = models.CharField(max_length=80, primary_key=True)  # "<rulebook_id>@<version>"
+    rulebook_id = models.CharField(max_length=60)
+    version = models.PositiveIntegerField()
+    effective_from = models.DateField()
+    effective_from_cite = models.CharField(max_length=40, blank=True)
+    seed = models.CharField(max_length=3)
+    title = models.CharField(max_length=300)
+    venue_type = models.CharField(max_length=30, choices=VenueType.choices)
+    currency = models.CharField(max_length=3)
+    time_zone = models.CharField(max_length=60)
+    content_sha256 = models.CharField(max_length=64)
+    source_name = models.CharField(max_length=200)
+    loaded_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["rulebook_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["rulebook_id", "version"], name="rules_rulebook_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rulebook_id} v{self.version} (from {self.effective_from})"
+
+
+class RaiseRule(models.TextChoices):
+    NONE = "none"
+    PER_GAME_RULES = "per_game_rules"
+    AT_MOST_DOUBLE = "at_most_double"
+
+
+class StakeLimit(models.Model):
+    """A maximum stake for one game and bet unit (seed 002 Part IV)."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    rulebook = models.ForeignKey(RulebookVersion, on_delete=models.CASCADE,
+                                 related_name="stake_limits")
+    limit_id = models.CharField(max_length=100)
+    game = models.CharField(max_length=60)
+    bet_unit = models.CharField(max_length=40)
+    stake_minor_max = models.BigIntegerField()
+    raise_rule = models.CharField(max_length=20, choices=RaiseRule.choices)
+    cite = models.CharField(max_length=40)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["rulebook", "game", "bet_unit"]
+        constraints = [
+            models.UniqueConstraint(fields=["rulebook", "game", "bet_unit"],
+                                    name="rules_stake_limit_game_unit"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.bet_unit} <= {self.stake_minor_max} ({self.cite})"
+
+
+class WinLimit(models.Model):
+    """A venue-level maximum win (seed 002 Part IV section 11)."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    rulebook = models.ForeignKey(RulebookVersion, on_delete=models.CASCADE,
+                                 related_name="win_limits")
+    limit_id = models.CharField(max_length=100)
+    scope = models.CharField(max_length=30)
+    win_minor_max = models.BigIntegerField()
+    cite = models.CharField(max_length=40)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["rulebook", "limit_id"]
+
+    def __str__(self) -> str:
+        return f"win <= {self.win_minor_max} ({self.cite})"
+
+
+class Figure(models.Model):
+    """Any other cited figure: rake, limits, windows, thresholds."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    rulebook = models.ForeignKey(RulebookVersion, on_delete=models.CASCADE,
+                                 related_name="figures")
+    figure_key = models.CharField(max_length=120)
+    value = models.JSONField()
+    unit = models.CharField(max_length=20)
+    cite = models.CharField(max_length=40)
+    note = models.TextField(blank=True)
+    decision = models.CharField(max_length=120, blank=True)
+    effective_from = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["rulebook", "figure_key"]
+        constraints = [
+            models.UniqueConstraint(fields=["rulebook", "figure_key"], name="rules_figure_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.figure_key} = {self.value} {self.unit} ({self.cite})"
+
+
+class Decision(models.Model):
+    """What was decided where a seed is silent or ambiguous, and why."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    rulebook = models.ForeignKey(RulebookVersion, on_delete=models.CASCADE,
+                                 related_name="decisions")
+    index = models.PositiveIntegerField()
+    topic = models.CharField(max_length=120)
+    decision = models.TextField()
+    reason = models.TextField()
+    cite = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["rulebook", "index"]
+
+    def __str__(self) -> str:
+        return f"{self.topic}: {self.decision[:60]}"
+
+
+class Venue(models.Model):
+    """A place (or site) where games run under one rulebook."""
+
+    code = models.CharField(max_length=60, primary_key=True)
+    name = models.CharField(max_length=200)
+    rulebook_id = models.CharField(max_length=60)
+    currency = models.CharField(max_length=3)
+    time_zone = models.CharField(max_length=60)
+    gaming_day_start = models.TimeField()
+    registered_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"

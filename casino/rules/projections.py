@@ -1,0 +1,101 @@
+"""Projections of rulebook and venue events (run inline by ledger.append)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Sequence
+
+from ledger import RecordedEvent
+
+from .events import RULEBOOK_LOADED, VENUE_REGISTERED
+from .models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
+
+
+class RulebookProjection:
+    name = "rules.rulebooks"
+    event_types = frozenset({RULEBOOK_LOADED})
+
+    def reset(self) -> None:
+        for model in (StakeLimit, WinLimit, Figure, Decision, RulebookVersion):
+            model.objects.all().delete()
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            self._apply_one(event)
+
+    def _apply_one(self, event: RecordedEvent) -> None:
+        content = event.payload["content"]
+        header = content["rulebook"]
+        key = f"{header['id']}@{header['version']}"
+        version = RulebookVersion.objects.create(
+            key=key,
+            rulebook_id=header["id"],
+            version=header["version"],
+            effective_from=dt.date.fromisoformat(header["effective_from"]),
+            effective_from_cite=header.get("effective_from_cite", ""),
+            seed=header["seed"],
+            title=header["title"],
+            venue_type=header["venue_type"],
+            currency=header["currency"],
+            time_zone=header["time_zone"],
+            content_sha256=event.payload["content_sha256"],
+            source_name=event.payload["source_name"],
+            loaded_position=event.position,
+        )
+        StakeLimit.objects.bulk_create(
+            StakeLimit(
+                key=f"{key}/{row['game']}.{row['bet_unit']}", rulebook=version,
+                limit_id=row["id"], game=row["game"], bet_unit=row["bet_unit"],
+                stake_minor_max=row["stake_minor_max"], raise_rule=row["raise_rule"],
+                cite=row["cite"], note=row.get("note", ""),
+            )
+            for row in content.get("stake_limits", [])
+        )
+        WinLimit.objects.bulk_create(
+            WinLimit(
+                key=f"{key}/{row['id']}", rulebook=version, limit_id=row["id"],
+                scope=row["scope"], win_minor_max=row["win_minor_max"], cite=row["cite"],
+                note=row.get("note", ""),
+            )
+            for row in content.get("win_limits", [])
+        )
+        Figure.objects.bulk_create(
+            Figure(
+                key=f"{key}/{row['key']}", rulebook=version, figure_key=row["key"],
+                value=row["value"], unit=row["unit"], cite=row["cite"],
+                note=row.get("note", ""), decision=row.get("decision", ""),
+                effective_from=(dt.date.fromisoformat(row["effective_from"])
+                                if row.get("effective_from") else None),
+            )
+            for row in content.get("figures", [])
+        )
+        Decision.objects.bulk_create(
+            Decision(
+                key=f"{key}/decision/{index}", rulebook=version, index=index,
+                topic=row["topic"], decision=row["decision"], reason=row["reason"],
+                cite=row.get("cite", ""),
+            )
+            for index, row in enumerate(content.get("decisions", []))
+        )
+
+
+class VenueProjection:
+    name = "rules.venues"
+    event_types = frozenset({VENUE_REGISTERED})
+
+    def reset(self) -> None:
+        Venue.objects.all().delete()
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        Venue.objects.bulk_create(
+            Venue(
+                code=event.payload["code"],
+                name=event.payload["name"],
+                rulebook_id=event.payload["rulebook_id"],
+                currency=event.payload["currency"],
+                time_zone=event.payload["time_zone"],
+                gaming_day_start=dt.time.fromisoformat(event.payload["gaming_day_start"]),
+                registered_position=event.position,
+            )
+            for event in events
+        )
