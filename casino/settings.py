@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "ledger",
     "casino.rules",
+    "casino.players",
+    "casino.compliance",
     "casino.demo",
 ]
 

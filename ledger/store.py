@@ -82,6 +82,15 @@ def iter_event_chunks(
         after = chunk[-1].position
 
 
+def is_recorded_key(idempotency_key: str | None) -> bool:
+    """Whether an append under this idempotency key has already committed."""
+    if idempotency_key is None:
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM ledger_idempotency WHERE key = %s", [idempotency_key])
+        return cursor.fetchone() is not None
+
+
 def head() -> tuple[int, str]:
     """Return the log's last position and hash (0 and genesis when empty)."""
     with connection.cursor() as cursor:

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class ComplianceConfig(AppConfig):
+    name = "casino.compliance"
+    label = "compliance"
+    verbose_name = "Compliance"
+
+    def ready(self) -> None:
+        from ledger import projections as ledger_projections
+
+        from .projections import ActivityProjection, AlertProjection, CorrectionProjection
+
+        ledger_projections.register(ActivityProjection())
+        ledger_projections.register(AlertProjection())
+        ledger_projections.register(CorrectionProjection())

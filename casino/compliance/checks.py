@@ -1,0 +1,279 @@
+"""The compliance checks, in precedence order: the first failure wins.
+
+Each check is a pure function of an `AttemptContext` (what is tried, by whom,
+where, under which rulebook version, with the player's state already
+loaded). It returns None when the attempt passes, or a `Failure` naming the
+rule, the limit, the amount and the citation. A check that does not apply to
+the attempt (a deposit has no maximum stake) also returns None, and is not
+listed among the checks passed.
+
+Codes, in precedence order (docs list them in this order too):
+
+  compliance.identity_unverified   002:L3031 and the online registration rules
+  compliance.underage              age.min of the rulebook
+  compliance.self_excluded         002:L3086
+  compliance.transfer_blackout     002:L3072
+  compliance.account_ceiling       002:L3070
+  compliance.game_not_offered      Part IV lists no cap for this game and unit
+  compliance.max_stake             Part IV (002:L3333-L3487)
+  compliance.limits_required       002:L3078, L3084
+  compliance.daily_spend_limit     002:L3078
+  compliance.monthly_spend_limit   002:L3078
+  compliance.loss_cap              002:L3082
+  compliance.max_win               002:L3489-L3499
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+AttemptKind = Literal["stake", "deposit", "withdrawal", "buy_in", "win"]
+# Attempts by which money goes into play or into the operator's hands; the
+# player rules (age, verification, self-exclusion) guard these.
+MONEY_IN: frozenset[str] = frozenset({"stake", "deposit", "buy_in"})
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    value: int | str | bool
+    cite: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptContext:
+    """Everything the checks may look at, loaded once before they run."""
+
+    kind: AttemptKind
+    amount_minor: int
+    currency: str
+    at: dt.datetime
+    venue: str
+    venue_local: dt.datetime          # `at` in the venue's time zone
+    venue_day: dt.date                # the venue's day for limits
+    rulebook: str                     # "<id>@<version>"
+    game: str | None = None
+    bet_unit: str | None = None
+    category: str | None = None       # slots | casino_vs_house | pvp
+    player_id: str | None = None
+    player_verified: bool = False
+    player_age: int | None = None
+    self_excluded_until: dt.datetime | None = None
+    account_balance_minor: int | None = None
+    stake_limit: Figure | None = None
+    rulebook_has_stake_limits: bool = False
+    win_limit: Figure | None = None
+    figures: dict[str, Figure] = field(default_factory=dict)
+    player_limits: dict[str, Figure] = field(default_factory=dict)  # kind -> limit in force
+    loss_today_minor: int = 0           # all categories, venue day
+    loss_month_minor: int = 0
+    loss_today_by_category: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    code: str
+    message: str
+    amount_minor: int
+    limit_minor: int | None
+    rulebook: str
+    cite: str
+    hint: str
+
+
+def _fail(ctx: AttemptContext, code: str, message: str, cite: str, hint: str,
+          limit_minor: int | None = None) -> Failure:
+    return Failure(code=code, message=message, amount_minor=ctx.amount_minor,
+                   limit_minor=limit_minor, rulebook=ctx.rulebook, cite=cite, hint=hint)
+
+
+def _euros(minor: int) -> str:
+    return f"EUR {minor // 100:,}.{minor % 100:02d}"
+
+
+def identity_verified(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind not in MONEY_IN or ctx.player_id is None:
+        return None
+    if not ctx.player_verified:
+        return _fail(ctx, "compliance.identity_unverified",
+                     "the player's identity is not verified",
+                     "002:L3031", "Verify the player's identity before play or deposits.")
+    return None
+
+
+def of_age(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind not in MONEY_IN or ctx.player_id is None:
+        return None
+    minimum = ctx.figures.get("age.min")
+    if minimum is not None and (ctx.player_age is None or ctx.player_age < minimum.value):
+        return _fail(ctx, "compliance.underage",
+                     f"the player is {ctx.player_age}, under the minimum age {minimum.value}",
+                     minimum.cite, "Players under the minimum age may not play or deposit.")
+    return None
+
+
+def not_self_excluded(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind not in MONEY_IN or ctx.self_excluded_until is None:
+        return None
+    if ctx.at < ctx.self_excluded_until:
+        return _fail(ctx, "compliance.self_excluded",
+                     f"the player is self-excluded until {ctx.self_excluded_until.isoformat()}",
+                     "002:L3086", "A self-exclusion cannot be lifted before it ends.")
+    return None
+
+
+def outside_transfer_blackout(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind not in {"deposit", "withdrawal"}:
+        return None
+    start = ctx.figures.get("online.account.transfer_blackout.start")
+    end = ctx.figures.get("online.account.transfer_blackout.end")
+    if start is None or end is None:
+        return None
+    local = ctx.venue_local.time()
+    begins, ends = dt.time.fromisoformat(start.value), dt.time.fromisoformat(end.value)
+    if begins <= local < ends:
+        return _fail(ctx, "compliance.transfer_blackout",
+                     f"no transfers to or from the gaming account between {start.value}"
+                     f" and {end.value} venue time", start.cite,
+                     "Transfers are possible again from the end of the blackout.")
+    return None
+
+
+def within_account_ceiling(ctx: AttemptContext) -> Failure | None:
+    ceiling = ctx.figures.get("online.account.balance_max")
+    if ctx.kind != "deposit" or ceiling is None or ctx.account_balance_minor is None:
+        return None
+    if ctx.account_balance_minor + ctx.amount_minor > ceiling.value:
+        return _fail(ctx, "compliance.account_ceiling",
+                     f"the deposit would take the gaming account over {_euros(ceiling.value)}",
+                     ceiling.cite, "Deposit at most the room left under the ceiling.",
+                     limit_minor=ceiling.value)
+    return None
+
+
+def game_offered(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind != "stake" or not ctx.rulebook_has_stake_limits or ctx.stake_limit is not None:
+        return None
+    return _fail(ctx, "compliance.game_not_offered",
+                 f"{ctx.rulebook} sets no maximum stake for {ctx.game}/{ctx.bet_unit}",
+                 "002:L3333", "Only games and bet units with a Part IV maximum may be offered.")
+
+
+def within_max_stake(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind != "stake" or ctx.stake_limit is None:
+        return None
+    if ctx.amount_minor > ctx.stake_limit.value:
+        return _fail(ctx, "compliance.max_stake",
+                     f"{_euros(ctx.amount_minor)} is over the maximum stake"
+                     f" {_euros(ctx.stake_limit.value)} for {ctx.game}/{ctx.bet_unit}",
+                     ctx.stake_limit.cite, "Lower the stake to the venue's maximum.",
+                     limit_minor=ctx.stake_limit.value)
+    return None
+
+
+def limits_in_place(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind != "stake" or ctx.player_id is None:
+        return None
+    required = ctx.figures.get("online.limits.daily_spend.mandatory")
+    if required is None or not required.value:
+        return None
+    missing = [kind for kind in ("daily_spend", "monthly_spend") if kind not in ctx.player_limits]
+    if missing:
+        return _fail(ctx, "compliance.limits_required",
+                     f"the player must set {' and '.join(missing)} limits before playing",
+                     required.cite, "Ask the player to set daily and monthly spending limits.")
+    return None
+
+
+def _within_spend(ctx: AttemptContext, kind: str, spent: int, code: str) -> Failure | None:
+    limit = ctx.player_limits.get(kind)
+    if ctx.kind != "stake" or limit is None:
+        return None
+    # Decision (online.limits.spend_basis): spending is the loss so far plus
+    # this stake, as if it were lost.
+    if spent + ctx.amount_minor > limit.value:
+        return _fail(ctx, code,
+                     f"the stake would take the {kind.replace('_', ' ')} to"
+                     f" {_euros(spent + ctx.amount_minor)}, over the player's limit"
+                     f" {_euros(limit.value)}", limit.cite,
+                     "The player's own limit; raising it takes the cooling-off period.",
+                     limit_minor=limit.value)
+    return None
+
+
+def within_daily_spend_limit(ctx: AttemptContext) -> Failure | None:
+    return _within_spend(ctx, "daily_spend", ctx.loss_today_minor, "compliance.daily_spend_limit")
+
+
+def within_monthly_spend_limit(ctx: AttemptContext) -> Failure | None:
+    return _within_spend(ctx, "monthly_spend", ctx.loss_month_minor,
+                         "compliance.monthly_spend_limit")
+
+
+LOSS_CAP_FIGURES = {
+    "slots": "online.loss_cap.slots.daily_max",
+    "casino_vs_house": "online.loss_cap.casino_vs_house.daily_max",
+}
+
+
+def within_loss_cap(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind != "stake" or ctx.category not in LOSS_CAP_FIGURES:
+        return None
+    cap = ctx.figures.get(LOSS_CAP_FIGURES[ctx.category])
+    if cap is None:
+        return None
+    loss = ctx.loss_today_by_category.get(ctx.category, 0)
+    if loss + ctx.amount_minor > cap.value:
+        return _fail(ctx, "compliance.loss_cap",
+                     f"the stake could take today's {ctx.category} loss to"
+                     f" {_euros(loss + ctx.amount_minor)}, over the fixed cap {_euros(cap.value)}",
+                     cap.cite, "The fixed daily loss cap resets at the start of the venue's day.",
+                     limit_minor=cap.value)
+    return None
+
+
+def within_max_win(ctx: AttemptContext) -> Failure | None:
+    if ctx.kind != "win" or ctx.win_limit is None:
+        return None
+    if ctx.amount_minor > ctx.win_limit.value:
+        return _fail(ctx, "compliance.max_win",
+                     f"the win {_euros(ctx.amount_minor)} is over the venue's maximum"
+                     f" {_euros(ctx.win_limit.value)}", ctx.win_limit.cite,
+                     "Pay at most the venue's maximum win.", limit_minor=ctx.win_limit.value)
+    return None
+
+
+CHECKS: tuple[tuple[str, Callable[[AttemptContext], Failure | None]], ...] = (
+    ("compliance.identity_unverified", identity_verified),
+    ("compliance.underage", of_age),
+    ("compliance.self_excluded", not_self_excluded),
+    ("compliance.transfer_blackout", outside_transfer_blackout),
+    ("compliance.account_ceiling", within_account_ceiling),
+    ("compliance.game_not_offered", game_offered),
+    ("compliance.max_stake", within_max_stake),
+    ("compliance.limits_required", limits_in_place),
+    ("compliance.daily_spend_limit", within_daily_spend_limit),
+    ("compliance.monthly_spend_limit", within_monthly_spend_limit),
+    ("compliance.loss_cap", within_loss_cap),
+    ("compliance.max_win", within_max_win),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    allowed: bool
+    checks_passed: tuple[str, ...]
+    failure: Failure | None
+    rulebook: str
+
+
+def run_checks(ctx: AttemptContext) -> Verdict:
+    """Run every check in order; stop at the first failure."""
+    passed = []
+    for code, check in CHECKS:
+        failure = check(ctx)
+        if failure is not None:
+            return Verdict(False, tuple(passed), failure, ctx.rulebook)
+        passed.append(code)
+    return Verdict(True, tuple(passed), None, ctx.rulebook)

@@ -1,0 +1,40 @@
+"""Compliance errors: a refused attempt, and correction workflow errors."""
+
+from enum import StrEnum
+from typing import Any
+
+
+class ComplianceErrorCode(StrEnum):
+    REJECTED = "compliance_rejected"
+    INVALID_ATTEMPT = "invalid_attempt"
+    UNKNOWN_CORRECTION = "unknown_correction"
+    SAME_PERSON = "approver_is_proposer"
+    NOT_APPROVER = "not_an_approver"
+    WRONG_STATE = "correction_not_pending"
+    INVALID_CORRECTION = "invalid_correction"
+
+
+class ComplianceError(Exception):
+    status = 422
+
+    def __init__(self, code: ComplianceErrorCode, message: str, status: int | None = None,
+                 **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+        if status is not None:
+            self.status = status
+
+
+class AttemptRejected(ComplianceError):
+    """A stake or transfer a rule forbids; its rejection event is committed."""
+
+    def __init__(self, failure, rejection_position: int | None) -> None:
+        super().__init__(
+            ComplianceErrorCode.REJECTED, failure.message, status=422,
+            rule=failure.code, limit_minor=failure.limit_minor,
+            amount_minor=failure.amount_minor, rulebook=failure.rulebook,
+            cite=failure.cite, hint=failure.hint, rejection_position=rejection_position,
+        )
+        self.failure = failure

@@ -1,0 +1,188 @@
+"""The one entry point every stake, deposit, withdrawal and buy-in goes through.
+
+`check` answers "would this be allowed, and why" without writing anything
+(the dry run). `authorize` does the same and, on a refusal, appends the
+rejection event (what was tried, which rule, limit, amount, rulebook version
+and citation) and only then raises `AttemptRejected`, so the refusal is on
+the record even though nothing else changes. Accepted attempts return the
+verdict; the calling command stores `checks_passed` and the rulebook
+version in its own event.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import asdict, dataclass
+
+from django.db.models import Sum
+from django.utils import timezone
+
+from casino.players.models import Player, PlayerLimit, VerificationStatus
+from casino.rules import queries as rules
+from casino.rules.models import Figure as FigureRow
+from ledger import Metadata, NewEvent, append
+from ledger.models import Account
+
+from .checks import AttemptContext, AttemptKind, Figure, Verdict, run_checks
+from .errors import AttemptRejected, ComplianceError, ComplianceErrorCode
+from .events import ATTEMPT_REJECTED
+from .models import PlayerActivity
+
+AMOUNT_MINOR_MAX = 10**12  # EUR 10 billion: anything larger is a typo
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """What someone is trying to do: the pipeline's input."""
+
+    kind: AttemptKind
+    venue: str
+    amount_minor: int
+    currency: str
+    player_id: str | None = None
+    game: str | None = None
+    bet_unit: str | None = None
+    category: str | None = None
+    account: str | None = None   # the player's gaming account, for deposits
+    at: dt.datetime | None = None
+
+
+def venue_day(venue, moment: dt.datetime) -> dt.date:
+    """The venue's day containing a moment: local date, shifted by its start.
+
+    Zone conversion is zoneinfo's, so 23- and 25-hour days at the DST changes
+    come out right.
+    """
+    local = moment.astimezone(zoneinfo.ZoneInfo(venue.time_zone))
+    start = venue.gaming_day_start
+    shifted = local - dt.timedelta(hours=start.hour, minutes=start.minute)
+    return shifted.date()
+
+
+def load_context(attempt: Attempt) -> AttemptContext:
+    """Load the frozen context the checks need (a handful of queries)."""
+    if attempt.kind not in {"stake", "deposit", "withdrawal", "buy_in", "win"}:
+        raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
+                              f"unknown attempt kind {attempt.kind!r}", status=400)
+    if type(attempt.amount_minor) is not int or not 0 < attempt.amount_minor <= AMOUNT_MINOR_MAX:
+        raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
+                              "amount_minor must be a positive whole number of cents",
+                              status=400)
+    at = attempt.at or timezone.now()
+    venue = rules.venue(attempt.venue)
+    if attempt.currency != venue.currency:
+        raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
+                              f"venue {venue.code} plays in {venue.currency},"
+                              f" not {attempt.currency}", status=400)
+    local = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone))
+    day = venue_day(venue, at)
+    rulebook = rules.rulebook_in_force(venue.rulebook_id, local.date())
+    figures = {
+        row.figure_key: Figure(row.value, row.cite)
+        for row in FigureRow.objects.filter(rulebook=rulebook)
+        if row.effective_from is None or row.effective_from <= local.date()
+    }
+    stake_limit = None
+    if attempt.game and attempt.bet_unit:
+        row = rules.stake_limit(rulebook, attempt.game, attempt.bet_unit)
+        stake_limit = Figure(row.stake_minor_max, row.cite) if row else None
+    win_row = rules.win_limit(rulebook)
+    context = dict(
+        kind=attempt.kind, amount_minor=attempt.amount_minor, currency=attempt.currency,
+        at=at, venue=venue.code, venue_local=local, venue_day=day, rulebook=rulebook.key,
+        game=attempt.game, bet_unit=attempt.bet_unit, category=attempt.category,
+        stake_limit=stake_limit, rulebook_has_stake_limits=rulebook.stake_limits.exists(),
+        win_limit=Figure(win_row.win_minor_max, win_row.cite) if win_row else None,
+        figures=figures,
+    )
+    if attempt.player_id is not None:
+        player = _player(attempt.player_id)
+        limits = {
+            limit.kind: Figure(limit.value_at(at), limit.cite)
+            for limit in PlayerLimit.objects.filter(player=player)
+        }
+        activity = PlayerActivity.objects.filter(player_id=player.id, venue=venue.code)
+        by_category = {
+            row["category"]: row["staked"] - row["won"]
+            for row in activity.filter(day=day).values("category")
+            .annotate(staked=Sum("staked_minor"), won=Sum("won_minor"))
+        }
+        month = activity.filter(day__year=day.year, day__month=day.month).aggregate(
+            staked=Sum("staked_minor"), won=Sum("won_minor"))
+        balance = None
+        if attempt.account:
+            balance = Account.objects.filter(code=attempt.account).values_list(
+                "balance_minor", flat=True).first()
+        context.update(
+            player_id=player.id,
+            player_verified=player.verification_status == VerificationStatus.VERIFIED,
+            player_age=player.age_on(local.date()),
+            self_excluded_until=(player.self_excluded_until
+                                 if player.is_self_excluded_at(at) else None),
+            account_balance_minor=balance,
+            player_limits=limits,
+            loss_today_minor=sum(by_category.values()),
+            loss_month_minor=(month["staked"] or 0) - (month["won"] or 0),
+            loss_today_by_category=by_category,
+        )
+    return AttemptContext(**context)
+
+
+def _player(player_id: str) -> Player:
+    try:
+        return Player.objects.get(id=player_id)
+    except Player.DoesNotExist:
+        raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT, f"no player {player_id!r}",
+                              status=404, player=player_id) from None
+
+
+def check(attempt: Attempt) -> Verdict:
+    """Dry run: would the attempt be allowed, and why (writes nothing)."""
+    return run_checks(load_context(attempt))
+
+
+def authorize(attempt: Attempt, *, actor: str, idempotency_key: str | None = None) -> Verdict:
+    """Run the checks; record and raise a refusal, or return the verdict.
+
+    The rejection is appended under the caller's idempotency key, so a retry
+    of a refused request returns the same refusal without a second record.
+    """
+    context = load_context(attempt)
+    verdict = run_checks(context)
+    if verdict.allowed:
+        return verdict
+    failure = verdict.failure
+    subject = f"player/{context.player_id}" if context.player_id else f"venue/{context.venue}"
+    event = NewEvent(
+        stream=subject,
+        type=ATTEMPT_REJECTED,
+        occurred_at=context.at,
+        payload={
+            "attempt": {
+                "kind": attempt.kind, "venue": attempt.venue,
+                "amount_minor": attempt.amount_minor, "currency": attempt.currency,
+                "player_id": attempt.player_id, "game": attempt.game,
+                "bet_unit": attempt.bet_unit, "category": attempt.category,
+            },
+            "rule": failure.code,
+            "message": failure.message,
+            "limit_minor": failure.limit_minor,
+            "rulebook": failure.rulebook,
+            "cite": failure.cite,
+            "hint": failure.hint,
+            "checks_passed": list(verdict.checks_passed),
+        },
+    )
+    result = append([event], idempotency_key=idempotency_key,
+                     metadata=Metadata(actor=actor, source="casino.compliance"))
+    raise AttemptRejected(failure, result.first_position)
+
+
+def verdict_record(verdict: Verdict) -> dict:
+    """What an accepted attempt's event stores about its checks."""
+    return {"rulebook": verdict.rulebook, "checks_passed": list(verdict.checks_passed)}
+
+
+def failure_dict(verdict: Verdict) -> dict | None:
+    return asdict(verdict.failure) if verdict.failure else None

@@ -1,0 +1,134 @@
+"""Projections: wagering and cash activity, alerts, corrections."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Sequence
+
+from django.db.models import F
+
+from ledger import RecordedEvent
+
+from .events import (
+    ALERT_RAISED,
+    ATTEMPT_REJECTED,
+    CORRECTION_APPROVED,
+    CORRECTION_POSTED,
+    CORRECTION_PROPOSED,
+    CORRECTION_REJECTED,
+)
+from .models import Alert, AlertKind, CashActivity, Correction, CorrectionState, PlayerActivity
+
+# Rules a player set or the venue fixes as a running total: hitting one is a
+# "limit hit" for the officers' screens; other refusals are plain rejections.
+LIMIT_RULES = frozenset({
+    "compliance.daily_spend_limit", "compliance.monthly_spend_limit", "compliance.loss_cap",
+    "compliance.max_stake", "compliance.account_ceiling", "compliance.max_win",
+})
+
+
+class ActivityProjection:
+    """Sums the `activity` and `cash` blocks any app puts on its events."""
+
+    name = "compliance.activity"
+    event_types = None
+
+    def reset(self) -> None:
+        PlayerActivity.objects.all().delete()
+        CashActivity.objects.all().delete()
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            activity = event.payload.get("activity")
+            if activity is not None:
+                key = (f"{activity['player']}/{activity['venue']}/{activity['day']}/"
+                       f"{activity['category']}")
+                row, _ = PlayerActivity.objects.get_or_create(
+                    key=key,
+                    defaults={"player_id": activity["player"], "venue": activity["venue"],
+                              "day": dt.date.fromisoformat(activity["day"]),
+                              "category": activity["category"]},
+                )
+                PlayerActivity.objects.filter(key=key).update(
+                    staked_minor=F("staked_minor") + activity.get("staked_minor", 0),
+                    won_minor=F("won_minor") + activity.get("won_minor", 0),
+                )
+            cash = event.payload.get("cash")
+            if cash is not None:
+                key = f"{cash['player']}/{cash['venue']}/{cash['gaming_day']}"
+                CashActivity.objects.get_or_create(
+                    key=key,
+                    defaults={"player_id": cash["player"], "venue": cash["venue"],
+                              "gaming_day": dt.date.fromisoformat(cash["gaming_day"])},
+                )
+                CashActivity.objects.filter(key=key).update(
+                    total_minor=F("total_minor") + cash["amount_minor"],
+                    transactions=F("transactions") + 1,
+                    near_threshold=F("near_threshold") + (1 if cash.get("near_threshold") else 0),
+                )
+
+
+class AlertProjection:
+    name = "compliance.alerts"
+    event_types = frozenset({ATTEMPT_REJECTED, ALERT_RAISED})
+
+    def reset(self) -> None:
+        Alert.objects.all().delete()
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        alerts = []
+        for event in events:
+            p = event.payload
+            if event.type == ATTEMPT_REJECTED:
+                attempt = p["attempt"]
+                alerts.append(Alert(
+                    id=f"alert/{event.position}",
+                    kind=(AlertKind.LIMIT_HIT if p["rule"] in LIMIT_RULES
+                          else AlertKind.REJECTED_ATTEMPT),
+                    player_id=attempt.get("player_id") or "", venue=attempt["venue"],
+                    summary=f"{attempt['kind']} refused: {p['rule']} ({p['cite']})",
+                    details=p, raised_position=event.position, raised_at=event.occurred_at,
+                ))
+            else:
+                alerts.append(Alert(
+                    id=f"alert/{event.position}", kind=p["kind"],
+                    player_id=p.get("player_id") or "", venue=p.get("venue") or "",
+                    summary=p["summary"], details=p.get("details", {}),
+                    raised_position=event.position, raised_at=event.occurred_at,
+                ))
+        Alert.objects.bulk_create(alerts)
+
+
+class CorrectionProjection:
+    name = "compliance.corrections"
+    event_types = frozenset({CORRECTION_PROPOSED, CORRECTION_APPROVED, CORRECTION_REJECTED,
+                             CORRECTION_POSTED})
+
+    def reset(self) -> None:
+        Correction.objects.all().delete()
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            p = event.payload
+            if event.type == CORRECTION_PROPOSED:
+                Correction.objects.create(
+                    id=p["correction_id"], account=p["account"],
+                    counter_account=p["counter_account"], amount_minor=p["amount_minor"],
+                    currency=p["currency"], reason=p["reason"],
+                    proposed_by=event.metadata.get("actor", ""), proposed_at=event.occurred_at,
+                    balance_before_minor=p["balance_before_minor"],
+                    last_position=event.position,
+                )
+                continue
+            update = {"last_position": event.position}
+            if event.type == CORRECTION_POSTED:
+                update.update(state=CorrectionState.POSTED,
+                              balance_after_minor=p["balance_after_minor"])
+            else:
+                update.update(
+                    state=(CorrectionState.APPROVED if event.type == CORRECTION_APPROVED
+                           else CorrectionState.REJECTED),
+                    decided_by=event.metadata.get("actor", ""), decided_at=event.occurred_at,
+                    decision_note=p.get("note", ""),
+                )
+            Correction.objects.filter(id=p["correction_id"]).update(**update)
