@@ -91,6 +91,23 @@ def is_recorded_key(idempotency_key: str | None) -> bool:
         return cursor.fetchone() is not None
 
 
+def recorded_result(idempotency_key: str | None) -> list[RecordedEvent] | None:
+    """The events an earlier append under this key wrote, or None.
+
+    Commands call it first so a retry returns the original outcome (an
+    acceptance or a recorded refusal) even if the world has changed since.
+    """
+    if idempotency_key is None:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT first_position, last_position FROM ledger_idempotency WHERE key = %s",
+            [idempotency_key],
+        )
+        row = cursor.fetchone()
+    return load_events(*row) if row else None
+
+
 def head() -> tuple[int, str]:
     """Return the log's last position and hash (0 and genesis when empty)."""
     with connection.cursor() as cursor:

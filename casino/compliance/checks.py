@@ -29,10 +29,11 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Callable, Literal
 
-AttemptKind = Literal["stake", "deposit", "withdrawal", "buy_in", "win"]
+AttemptKind = Literal["stake", "deposit", "withdrawal", "buy_in", "chip_purchase",
+                      "chip_redemption", "win"]
 # Attempts by which money goes into play or into the operator's hands; the
 # player rules (age, verification, self-exclusion) guard these.
-MONEY_IN: frozenset[str] = frozenset({"stake", "deposit", "buy_in"})
+MONEY_IN: frozenset[str] = frozenset({"stake", "deposit", "buy_in", "chip_purchase"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from casino.rules.models import Figure as FigureRow
 from ledger import Metadata, NewEvent, append
 from ledger.models import Account
 
-from .checks import AttemptContext, AttemptKind, Figure, Verdict, run_checks
+from .checks import AttemptContext, AttemptKind, Failure, Figure, Verdict, run_checks
 from .errors import AttemptRejected, ComplianceError, ComplianceErrorCode
 from .events import ATTEMPT_REJECTED
 from .models import PlayerActivity
@@ -62,7 +62,8 @@ def venue_day(venue, moment: dt.datetime) -> dt.date:
 
 def load_context(attempt: Attempt) -> AttemptContext:
     """Load the frozen context the checks need (a handful of queries)."""
-    if attempt.kind not in {"stake", "deposit", "withdrawal", "buy_in", "win"}:
+    if attempt.kind not in {"stake", "deposit", "withdrawal", "buy_in", "chip_purchase",
+                            "chip_redemption", "win"}:
         raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
                               f"unknown attempt kind {attempt.kind!r}", status=400)
     if type(attempt.amount_minor) is not int or not 0 < attempt.amount_minor <= AMOUNT_MINOR_MAX:
@@ -140,6 +141,16 @@ def _player(player_id: str) -> Player:
 def check(attempt: Attempt) -> Verdict:
     """Dry run: would the attempt be allowed, and why (writes nothing)."""
     return run_checks(load_context(attempt))
+
+
+def raise_recorded_rejection(events) -> None:
+    """Re-raise the refusal a replayed request recorded, if that is what it was."""
+    if len(events) == 1 and events[0].type == ATTEMPT_REJECTED:
+        p = events[0].payload
+        failure = Failure(code=p["rule"], message=p["message"],
+                          amount_minor=p["attempt"]["amount_minor"], limit_minor=p["limit_minor"],
+                          rulebook=p["rulebook"], cite=p["cite"], hint=p["hint"])
+        raise AttemptRejected(failure, events[0].position)
 
 
 def authorize(attempt: Attempt, *, actor: str, idempotency_key: str | None = None) -> Verdict:

@@ -1,0 +1,63 @@
+"""Conventions every casino API view shares.
+
+- Money crosses the API as a decimal string in major units ("150.00"), or
+  an integer number of minor units where a field says `_minor`; never a
+  JSON float. `MoneyField` turns the string into integer minor units and
+  refuses fractions of a cent, negatives, zero and floats with a 400.
+- Every write needs an `Idempotency-Key` header (1-200 printable ASCII
+  characters); `idempotency_key(request)` reads it or raises a 400.
+- Views declare `roles_read` and `roles_write` (casino.roles.HasRole).
+- Coded errors become 4xx answers in casino.exception_handler.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+
+from casino.roles import HasRole
+from rest_framework.permissions import IsAuthenticated
+
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+MONEY = re.compile(r"^[0-9]{1,10}(\.[0-9]{1,2})?$")
+PERMISSIONS = [IsAuthenticated, HasRole]
+
+
+def idempotency_key(request) -> str:
+    """Return the request's Idempotency-Key header, or raise a 400."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        raise ValidationError({"Idempotency-Key": ["this header is required for every write"]})
+    if not IDEMPOTENCY_KEY.match(key):
+        raise ValidationError({"Idempotency-Key": ["1 to 200 printable ASCII characters"]})
+    return f"{request.user.pk}:{key}"
+
+
+class MoneyField(serializers.Field):
+    """A positive amount in major units as a string, stored as minor units."""
+
+    default_error_messages = {
+        "invalid": 'give the amount as a string with at most two decimals, e.g. "150.00"',
+        "positive": "the amount must be greater than zero",
+    }
+
+    def to_internal_value(self, data) -> int:
+        if isinstance(data, bool) or not isinstance(data, (str, int)):
+            self.fail("invalid")
+        text = str(data).strip()
+        if not MONEY.match(text):
+            self.fail("invalid")
+        try:
+            minor = int(Decimal(text) * 100)
+        except InvalidOperation:
+            self.fail("invalid")
+        if minor <= 0:
+            self.fail("positive")
+        return minor
+
+    def to_representation(self, value: int) -> str:
+        sign = "-" if value < 0 else ""
+        return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
