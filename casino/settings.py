@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "casino.rules",
     "casino.players",
     "casino.compliance",
+    "casino.cage",
     "casino.demo",
 ]
 

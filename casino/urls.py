@@ -7,6 +7,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("ledger.api.urls")),
+    path("api/v1/", include("casino.rules.api.urls")),
+    path("api/v1/", include("casino.players.api.urls")),
+    path("api/v1/", include("casino.compliance.api.urls")),
+    path("api/v1/", include("casino.cage.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]

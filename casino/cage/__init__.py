@@ -1,0 +1,1 @@
+"""Cage: cash desk and gaming accounts (to be built: deposits, withdrawals, chips)."""

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class CageConfig(AppConfig):
+    name = "casino.cage"
+    label = "cage"
+    verbose_name = "Cage"
