@@ -98,6 +98,11 @@ if os.environ.get("DATABASE_URL"):
     DATABASES["default"].setdefault("OPTIONS", {}).update(DATABASE_OPTIONS)
 else:
     DATABASES = {"default": embedded_postgres_settings(DATA_DIR / "postgres")}
+# One test database per test process, so concurrent runs on one server (two
+# developers, or a benchmark beside the tests) never drop each other's.
+DATABASES["default"].setdefault("TEST", {})["NAME"] = (
+    f"test_{DATABASES['default']['NAME']}_{os.getpid()}"
+)
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise RuntimeError("casino-ledger runs on PostgreSQL only (DATABASE_URL)")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
