@@ -1,0 +1,31 @@
+"""Officer screens for players: read-only, since every change is an event."""
+
+from django.contrib import admin
+
+from ledger.admin import ReadOnlyAdmin
+
+from .models import Player, PlayerLimit
+
+
+class PlayerLimitInline(admin.TabularInline):
+    model = PlayerLimit
+    fields = ["kind", "value", "pending_value", "pending_effective_at", "cite"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyAdmin):
+    list_display = ["id", "given_name", "family_name", "date_of_birth", "verification_status",
+                    "self_excluded_until"]
+    list_filter = ["verification_status", "nationality"]
+    search_fields = ["=id", "family_name", "given_name"]
+    exclude = ["identity_key"]
+    inlines = [PlayerLimitInline]
