@@ -20,10 +20,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class PostingInline(admin.TabularInline):
-    model = Posting
-    fields = ["index", "account", "amount_minor", "currency"]
-    readonly_fields = fields
+class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
@@ -32,6 +29,12 @@ class PostingInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+class PostingInline(ReadOnlyInline):
+    model = Posting
+    fields = ["index", "account", "amount_minor", "currency"]
+    readonly_fields = fields
 
 
 @admin.register(Event)

@@ -33,30 +33,17 @@ def _cursor():
 
 def load_events(first: int, last: int) -> list[RecordedEvent]:
     """Return events first..last (inclusive) with postings, in position order."""
-    with _cursor() as cursor:
-        cursor.execute(
-            f"SELECT {EVENT_COLUMNS} FROM ledger_event"
-            " WHERE position BETWEEN %s AND %s ORDER BY position",
-            [first, last],
-        )
-        rows = cursor.fetchall()
-        cursor.execute(
-            "SELECT event_id, account_id, amount_minor, currency FROM ledger_posting"
-            " WHERE event_id BETWEEN %s AND %s ORDER BY event_id, index",
-            [first, last],
-        )
-        posting_rows = cursor.fetchall()
-    return _assemble(rows, posting_rows)
+    return _fetch("position BETWEEN %s AND %s ORDER BY position", [first, last])
 
 
 def load_events_after(after: int, limit: int) -> list[RecordedEvent]:
     """Return up to `limit` events with position > after, in order."""
+    return _fetch("position > %s ORDER BY position LIMIT %s", [after, limit])
+
+
+def _fetch(where: str, params: list[int]) -> list[RecordedEvent]:
     with _cursor() as cursor:
-        cursor.execute(
-            f"SELECT {EVENT_COLUMNS} FROM ledger_event"
-            " WHERE position > %s ORDER BY position LIMIT %s",
-            [after, limit],
-        )
+        cursor.execute(f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE {where}", params)
         rows = cursor.fetchall()
         if not rows:
             return []

@@ -1,7 +1,8 @@
 """Compliance errors: a refused attempt, and correction workflow errors."""
 
 from enum import StrEnum
-from typing import Any
+
+from casino.errors import CodedError
 
 
 class ComplianceErrorCode(StrEnum):
@@ -14,17 +15,9 @@ class ComplianceErrorCode(StrEnum):
     INVALID_CORRECTION = "invalid_correction"
 
 
-class ComplianceError(Exception):
-    status = 422
+class ComplianceError(CodedError):
+    """An operating error of the compliance app; see casino.errors."""
 
-    def __init__(self, code: ComplianceErrorCode, message: str, status: int | None = None,
-                 **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
-        if status is not None:
-            self.status = status
 
 
 class AttemptRejected(ComplianceError):

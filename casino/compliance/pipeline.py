@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass
 from django.db.models import Sum
 from django.utils import timezone
 
-from casino.players.models import Player, PlayerLimit, VerificationStatus
+from casino.players.commands import load_player
+from casino.players.models import PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
 from casino.rules.models import Figure as FigureRow
 from ledger import Metadata, NewEvent, append
@@ -98,7 +99,7 @@ def load_context(attempt: Attempt) -> AttemptContext:
         figures=figures,
     )
     if attempt.player_id is not None:
-        player = _player(attempt.player_id)
+        player = load_player(attempt.player_id)
         limits = {
             limit.kind: Figure(limit.value_at(at), limit.cite)
             for limit in PlayerLimit.objects.filter(player=player)
@@ -128,14 +129,6 @@ def load_context(attempt: Attempt) -> AttemptContext:
             loss_today_by_category=by_category,
         )
     return AttemptContext(**context)
-
-
-def _player(player_id: str) -> Player:
-    try:
-        return Player.objects.get(id=player_id)
-    except Player.DoesNotExist:
-        raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT, f"no player {player_id!r}",
-                              status=404, player=player_id) from None
 
 
 def check(attempt: Attempt) -> Verdict:

@@ -2,23 +2,15 @@
 
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin
+from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
 
 from .models import Player, PlayerLimit
 
 
-class PlayerLimitInline(admin.TabularInline):
+class PlayerLimitInline(ReadOnlyInline):
     model = PlayerLimit
     fields = ["kind", "value", "pending_value", "pending_effective_at", "cite"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Player)

@@ -1,7 +1,8 @@
 """Player errors, each with a stable code."""
 
 from enum import StrEnum
-from typing import Any
+
+from casino.errors import CodedError
 
 
 class PlayerErrorCode(StrEnum):
@@ -14,14 +15,6 @@ class PlayerErrorCode(StrEnum):
     INVALID_LIMIT = "invalid_limit"
 
 
-class PlayerError(Exception):
-    status = 422
+class PlayerError(CodedError):
+    """An operating error of the players app; see casino.errors."""
 
-    def __init__(self, code: PlayerErrorCode, message: str, status: int | None = None,
-                 **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
-        if status is not None:
-            self.status = status

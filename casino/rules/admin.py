@@ -2,21 +2,9 @@
 
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin
+from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
 
 from .models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class StakeLimitInline(ReadOnlyInline):

@@ -1,7 +1,8 @@
 """Rulebook and venue errors, each with a stable code."""
 
 from enum import StrEnum
-from typing import Any
+
+from casino.errors import CodedError
 
 
 class RulesErrorCode(StrEnum):
@@ -14,15 +15,6 @@ class RulesErrorCode(StrEnum):
     INVALID_VENUE = "invalid_venue"
 
 
-class RulesError(Exception):
-    code: RulesErrorCode
-    status = 422
+class RulesError(CodedError):
+    """An operating error of the rules app; see casino.errors."""
 
-    def __init__(self, code: RulesErrorCode, message: str, status: int | None = None,
-                 **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
-        if status is not None:
-            self.status = status

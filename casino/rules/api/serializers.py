@@ -1,0 +1,95 @@
+"""Serializers for the rules read API: rulebook versions, their cited rows, venues.
+
+Limits keep the rulebook files' own names and units (`stake_minor_max`, an
+integer of cents), as casino.api allows for fields that say `_minor`, so a
+row reads the same here as in casino/rules/data and the seed it cites.
+
+`ErrorSerializer` documents the `{"code", "message", "details"}` body of
+casino.exception_handler; it lives here, in the app every other app may
+import, so the schema has one `Error` component.
+"""
+
+from rest_framework import serializers
+
+from ..models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable error code, e.g. `unknown_player`.")
+    message = serializers.CharField()
+    details = serializers.DictField(help_text="What the code refers to: ids, limits, cites.")
+
+
+class RulebookVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RulebookVersion
+        fields = [
+            "key",
+            "rulebook_id",
+            "version",
+            "effective_from",
+            "effective_from_cite",
+            "seed",
+            "title",
+            "venue_type",
+            "currency",
+            "time_zone",
+            "content_sha256",
+            "source_name",
+            "loaded_position",
+        ]
+
+
+class StakeLimitSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = StakeLimit
+        fields = ["limit_id", "game", "bet_unit", "stake_minor_max", "raise_rule", "cite", "note"]
+
+
+class WinLimitSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = WinLimit
+        fields = ["limit_id", "scope", "win_minor_max", "cite", "note"]
+
+
+class FigureSerializer(serializers.ModelSerializer):
+    value = serializers.JSONField(help_text="A number, string or boolean, in `unit`.")
+
+    class Meta:
+        model = Figure
+        fields = ["figure_key", "value", "unit", "cite", "note", "decision", "effective_from"]
+
+
+class DecisionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Decision
+        fields = ["index", "topic", "decision", "reason", "cite"]
+
+
+class RulebookVersionDetailsSerializer(RulebookVersionSerializer):
+    stake_limits = StakeLimitSerializer(many=True)
+    win_limits = WinLimitSerializer(many=True)
+    figures = FigureSerializer(many=True)
+    decisions = DecisionSerializer(many=True)
+
+    class Meta(RulebookVersionSerializer.Meta):
+        fields = RulebookVersionSerializer.Meta.fields + [
+            "stake_limits",
+            "win_limits",
+            "figures",
+            "decisions",
+        ]
+
+
+class VenueSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Venue
+        fields = [
+            "code",
+            "name",
+            "rulebook_id",
+            "currency",
+            "time_zone",
+            "gaming_day_start",
+            "registered_position",
+        ]
