@@ -431,7 +431,6 @@ class _GroupWriter:
         self._thread.join()
 
     def _run(self) -> None:
-        previous_group_size = 1
         while True:
             item = self._queue.get()
             if item is None:
@@ -440,12 +439,15 @@ class _GroupWriter:
             group = [item]
             # The callers answered by the last commit are waking up to send
             # their next request; without a pause this thread would take the
-            # first of them alone. Yield the GIL (not the disk) a few times
-            # so they can queue and share the next commit.
-            for _ in range(min(previous_group_size, GATHER_YIELDS_MAX)):
-                if self._queue.qsize() + 1 >= previous_group_size:
-                    break
+            # first of them alone. Yield the GIL (never the disk) for as long
+            # as each yield brings more requests, so they share the commit.
+            waiting = self._queue.qsize()
+            for _ in range(GATHER_YIELDS_MAX):
                 time.sleep(0)
+                arrived = self._queue.qsize()
+                if arrived == waiting:
+                    break
+                waiting = arrived
             while len(group) < REQUESTS_PER_GROUP_MAX:
                 try:
                     item = self._queue.get_nowait()
@@ -456,7 +458,6 @@ class _GroupWriter:
                     break
                 group.append(item)
             self._commit(group)
-            previous_group_size = len(group)
 
     def _commit(self, group: list) -> None:
         try:
