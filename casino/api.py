@@ -18,8 +18,9 @@ from decimal import Decimal, InvalidOperation
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
-from casino.roles import HasRole
 from rest_framework.permissions import IsAuthenticated
+
+from casino.roles import HasRole
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 MONEY = re.compile(r"^[0-9]{1,10}(\.[0-9]{1,2})?$")
@@ -34,6 +35,14 @@ def idempotency_key(request) -> str:
     if not IDEMPOTENCY_KEY.match(key):
         raise ValidationError({"Idempotency-Key": ["1 to 200 printable ASCII characters"]})
     return f"{request.user.pk}:{key}"
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every coded 4xx answer (casino.exception_handler)."""
+
+    code = serializers.CharField(help_text="Stable error code, e.g. `unknown_player`.")
+    message = serializers.CharField()
+    details = serializers.DictField(help_text="What the code refers to: ids, limits, cites.")
 
 
 class MoneyField(serializers.Field):

@@ -139,6 +139,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "LimitKindEnum": "casino.players.models.LimitKind",
+        "VerificationMethodEnum": "casino.players.models.VerificationMethod",
+    },
 }
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

@@ -16,8 +16,9 @@ from django_fsm import can_proceed
 
 from casino.roles import Role, has_role
 from ledger import Metadata, NewEvent, Posting, append
-from ledger.errors import LedgerError
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, StaleVersion
 from ledger.models import Account, natural_sign
+from ledger.store import is_recorded_key
 
 from .errors import ComplianceError, ComplianceErrorCode
 from .events import (
@@ -70,11 +71,16 @@ def propose_correction(*, account: str, counter_account: str, amount_minor: int,
     return Correction.objects.get(id=result.events[0].payload["correction_id"])
 
 
-def _decidable(correction_id: str, actor: str) -> Correction:
+def _load(correction_id: str) -> Correction:
     correction = Correction.objects.filter(id=correction_id).first()
     if correction is None:
         raise ComplianceError(ComplianceErrorCode.UNKNOWN_CORRECTION,
                               f"no correction {correction_id!r}", status=404)
+    return correction
+
+
+def _decidable(correction_id: str, actor: str) -> Correction:
+    correction = _load(correction_id)
     if correction.proposed_by == actor:
         raise ComplianceError(ComplianceErrorCode.SAME_PERSON,
                               "a correction must be decided by someone other than its proposer",
@@ -89,8 +95,12 @@ def _decidable(correction_id: str, actor: str) -> Correction:
 def approve_correction(*, correction_id: str, actor: str, note: str = "",
                        idempotency_key: str | None = None) -> Correction:
     """Approve and post a proposed correction in one append."""
-    correction = _decidable(correction_id, actor)
-    if not can_proceed(correction.approve):
+    # A retry of a decision already taken skips the state checks (the state
+    # has moved on) and lets append return the original result, or refuse a
+    # different request under the same key.
+    retry = is_recorded_key(idempotency_key)
+    correction = _load(correction_id) if retry else _decidable(correction_id, actor)
+    if not retry and not can_proceed(correction.approve):
         raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
                               f"correction is {correction.state}, not proposed", status=409)
     target = _account(correction.account)
@@ -111,9 +121,15 @@ def approve_correction(*, correction_id: str, actor: str, note: str = "",
                            Posting(counter.code, -debit, counter.currency))),
     ]
     try:
+        # The request, not the events, identifies a retry: the balances in
+        # the events move once the correction is posted.
         append(events, expected_versions={stream: 1}, idempotency_key=idempotency_key,
+               request={"op": "approve_correction", "correction_id": correction_id,
+                        "note": note},
                metadata=Metadata(actor=actor, source="casino.compliance"))
-    except LedgerError as error:
+    except (StaleVersion, InsufficientFunds, BalanceMaxExceeded) as error:
+        # Another decision got there first, or the balance no longer allows
+        # it; a reused key for another request stays an idempotency conflict.
         raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
                               f"correction cannot be posted: {error.message}",
                               status=409, ledger=str(error.code)) from None
@@ -122,8 +138,9 @@ def approve_correction(*, correction_id: str, actor: str, note: str = "",
 
 def reject_correction(*, correction_id: str, actor: str, note: str,
                       idempotency_key: str | None = None) -> Correction:
-    correction = _decidable(correction_id, actor)
-    if not can_proceed(correction.reject):
+    retry = is_recorded_key(idempotency_key)
+    correction = _load(correction_id) if retry else _decidable(correction_id, actor)
+    if not retry and not can_proceed(correction.reject):
         raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
                               f"correction is {correction.state}, not proposed", status=409)
     stream = correction_stream(correction_id)
@@ -131,5 +148,6 @@ def reject_correction(*, correction_id: str, actor: str, note: str,
                      payload={"correction_id": correction_id, "note": note},
                      occurred_at=timezone.now())],
            expected_versions={stream: 1}, idempotency_key=idempotency_key,
+           request={"op": "reject_correction", "correction_id": correction_id, "note": note},
            metadata=Metadata(actor=actor, source="casino.compliance"))
     return Correction.objects.get(id=correction_id)

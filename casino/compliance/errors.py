@@ -9,6 +9,7 @@ class ComplianceErrorCode(StrEnum):
     REJECTED = "compliance_rejected"
     INVALID_ATTEMPT = "invalid_attempt"
     UNKNOWN_CORRECTION = "unknown_correction"
+    UNKNOWN_ALERT = "unknown_alert"
     SAME_PERSON = "approver_is_proposer"
     NOT_APPROVER = "not_an_approver"
     WRONG_STATE = "correction_not_pending"

@@ -123,6 +123,7 @@ class CorrectionProjection:
             update = {"last_position": event.position}
             if event.type == CORRECTION_POSTED:
                 update.update(state=CorrectionState.POSTED,
+                              balance_before_minor=p["balance_before_minor"],
                               balance_after_minor=p["balance_after_minor"])
             else:
                 update.update(

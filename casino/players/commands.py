@@ -128,7 +128,8 @@ def verify_identity(*, player_id: str, method: str, actor: str,
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
                           f"method must be one of {VerificationMethod.values}", status=400)
     player = load_player(player_id)
-    if player.verification_status == VerificationStatus.VERIFIED and idempotency_key is None:
+    if (player.verification_status == VerificationStatus.VERIFIED
+            and not is_recorded_key(idempotency_key)):
         raise PlayerError(PlayerErrorCode.ALREADY_VERIFIED, "identity is already verified",
                           status=409, player=player_id)
     event = NewEvent(stream=player_stream(player_id), type=IDENTITY_VERIFIED,
@@ -169,7 +170,7 @@ def self_exclude(*, player_id: str, months: int, venue_code: str, actor: str,
                           f"months must be 1 to {maximum.value} ({maximum.cite})", status=400,
                           months_max=maximum.value, cite=maximum.cite)
     player = load_player(player_id)
-    if player.is_self_excluded_at(at) and idempotency_key is None:
+    if player.is_self_excluded_at(at) and not is_recorded_key(idempotency_key):
         raise PlayerError(PlayerErrorCode.SELF_EXCLUSION_ACTIVE,
                           f"a self-exclusion runs until {player.self_excluded_until.isoformat()}"
                           " and cannot be changed", status=409, cite=maximum.cite)
@@ -180,7 +181,8 @@ def self_exclude(*, player_id: str, months: int, venue_code: str, actor: str,
                  "until": until.isoformat(), "rulebook": rulebook.key, "cite": maximum.cite},
     )
     append([event], idempotency_key=idempotency_key,
-           request={"player_id": player_id, "months": months, "op": "self_exclude"},
+           request={"player_id": player_id, "months": months, "venue": venue_code,
+                    "op": "self_exclude"},
            metadata=Metadata(actor=actor, source="casino.players"))
     return load_player(player_id)
 
@@ -220,6 +222,7 @@ def set_limit(*, player_id: str, kind: str, value: int, venue_code: str, actor: 
                  "rulebook": rulebook.key, "cite": delay_figure.cite},
     )
     append([event], idempotency_key=idempotency_key,
-           request={"player_id": player_id, "kind": kind, "value": value, "op": "set_limit"},
+           request={"player_id": player_id, "kind": kind, "value": value, "venue": venue_code,
+                    "op": "set_limit"},
            metadata=Metadata(actor=actor, source="casino.players"))
     return PlayerLimit.objects.get(player=player, kind=kind)

@@ -1,3 +1,27 @@
 """URL patterns of this app's REST API (mounted under /api/v1/)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import (
+    AlertDetailsView,
+    AlertsView,
+    CorrectionApprovalView,
+    CorrectionDetailsView,
+    CorrectionRejectionView,
+    CorrectionsView,
+    StakeCheckView,
+)
+
+urlpatterns = [
+    path("checks/stake", StakeCheckView.as_view(), name="stake-check"),
+    path("alerts", AlertsView.as_view(), name="alerts"),
+    # Alert ids hold a slash ("alert/<position>"), so the id is a path.
+    path("alerts/<path:alert_id>", AlertDetailsView.as_view(), name="alert-details"),
+    path("corrections", CorrectionsView.as_view(), name="corrections"),
+    path("corrections/<str:correction_id>", CorrectionDetailsView.as_view(),
+         name="correction-details"),
+    path("corrections/<str:correction_id>/approve", CorrectionApprovalView.as_view(),
+         name="correction-approval"),
+    path("corrections/<str:correction_id>/reject", CorrectionRejectionView.as_view(),
+         name="correction-rejection"),
+]

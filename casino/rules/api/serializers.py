@@ -11,13 +11,9 @@ import, so the schema has one `Error` component.
 
 from rest_framework import serializers
 
+from casino.api import ErrorSerializer  # noqa: F401  re-exported for the apps' schemas
+
 from ..models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable error code, e.g. `unknown_player`.")
-    message = serializers.CharField()
-    details = serializers.DictField(help_text="What the code refers to: ids, limits, cites.")
 
 
 class RulebookVersionSerializer(serializers.ModelSerializer):
