@@ -8,6 +8,7 @@ appended as one event.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 import tomllib
@@ -36,7 +37,18 @@ def _version(path: Path) -> int:
 
 
 def read_rulebook(path: Path) -> tuple[dict[str, Any], str]:
-    """Parse and validate a rulebook file; return (content, sha256 of the bytes)."""
+    """Parse and validate a rulebook file; return (content, sha256 of the bytes).
+
+    The result is cached per file version (path, size, modification time):
+    parsing the large files is most of what loading costs when they have
+    not changed. Callers must treat the content as read-only.
+    """
+    stat = path.stat()
+    return _read_rulebook(path, stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_rulebook(path: Path, size: int, mtime_ns: int) -> tuple[dict[str, Any], str]:
     raw = path.read_bytes()
     try:
         content = tomllib.loads(raw.decode("utf-8"))
