@@ -1,0 +1,87 @@
+"""Serializers of the cage API.
+
+Amounts go in and come out as decimal strings in major units ("150.00",
+casino.api.MoneyField); every balance also comes out in minor units. Errors
+are documented by the one shared `Error` component
+(casino.rules.api.serializers.ErrorSerializer).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from casino.api import MoneyField as _MoneyField
+
+
+@extend_schema_field({"type": "string", "example": "150.00"})
+class MoneyField(_MoneyField):
+    """casino.api.MoneyField, shown in the schema as the string it is."""
+
+
+class _CageRequestSerializer(serializers.Serializer):
+    player_id = serializers.CharField(max_length=40)
+    venue = serializers.CharField(max_length=60,
+                                  help_text="Venue code, e.g. `casino-helsinki`.")
+    amount = MoneyField(help_text='Major units, at most two decimals, as a string: "150.00".')
+    currency = serializers.RegexField(
+        r"^[A-Z]{3}$", help_text="ISO 4217: the venue's currency.",
+        error_messages={"invalid": "a three-letter ISO 4217 code"})
+
+
+class DepositSerializer(_CageRequestSerializer):
+    method = serializers.ChoiceField(choices=["cash", "bank"],
+                                     help_text="Cash at the cage, or a bank transfer.")
+
+
+class WithdrawalSerializer(_CageRequestSerializer):
+    method = serializers.ChoiceField(choices=["cash", "bank"],
+                                     help_text="Cash from the cage, or a bank transfer.")
+
+
+class ChipPurchaseSerializer(_CageRequestSerializer):
+    paid_with = serializers.ChoiceField(choices=["cash", "account"],
+                                        help_text="Cash, or the player's gaming account.")
+
+
+class ChipRedemptionSerializer(_CageRequestSerializer):
+    paid_to = serializers.ChoiceField(choices=["cash", "account"],
+                                      help_text="Cash, or the player's gaming account.")
+
+
+class CageTransactionSerializer(serializers.Serializer):
+    """A cage request's outcome; balances as of its event."""
+
+    event_type = serializers.CharField()
+    position = serializers.IntegerField(help_text="Position of the cage event in the log.")
+    positions = serializers.ListField(child=serializers.IntegerField(),
+                                      help_text="Every event the request wrote: the cage"
+                                                " event, then any AML alerts.")
+    player_id = serializers.CharField()
+    venue = serializers.CharField()
+    amount = MoneyField(source="amount_minor")
+    amount_minor = serializers.IntegerField()
+    currency = serializers.CharField()
+    method = serializers.CharField(help_text="cash, bank or account.")
+    gaming_day = serializers.DateField()
+    account_balance = MoneyField(source="account_balance_minor",
+                                 help_text="The player's gaming account after the request.")
+    account_balance_minor = serializers.IntegerField()
+    cage_cash = MoneyField(source="cage_cash_minor")
+    cage_cash_minor = serializers.IntegerField()
+    chips_outstanding = MoneyField(source="chips_outstanding_minor",
+                                   help_text="The venue's chip float after the request.")
+    chips_outstanding_minor = serializers.IntegerField()
+    alerts = serializers.ListField(child=serializers.CharField(),
+                                   help_text="Kinds of the AML alerts the request raised.")
+
+
+class VenueFloatSerializer(serializers.Serializer):
+    venue = serializers.CharField()
+    currency = serializers.CharField()
+    cage_cash = MoneyField(source="cage_cash_minor")
+    cage_cash_minor = serializers.IntegerField()
+    chips_outstanding = MoneyField(source="chips_outstanding_minor",
+                                   help_text="Chips sold and not yet redeemed: the chip float.")
+    chips_outstanding_minor = serializers.IntegerField()
+    as_of_position = serializers.IntegerField(help_text="The log position the balances are at.")

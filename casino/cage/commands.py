@@ -1,0 +1,590 @@
+"""Write side of the cage: deposits, withdrawals, chip purchases, redemptions.
+
+Each command, in order: replay a request whose idempotency key is recorded
+(its result, or its recorded refusal); read the player stream's version;
+`authorize` through the compliance pipeline (identity, age, self-exclusion,
+transfer blackout, account ceiling: casino/compliance/checks.py), which
+records a refusal before raising it; decide the events and postings (pure);
+one `append` expecting that version, so nothing decided from the player's
+state (the AML totals included) can race. A stale version is retried from
+the read. `at` is the business time: tests pass it, API views never do.
+
+Accounts, opened in the same transaction as their first posting, so that a
+refused request leaves none behind:
+
+    cage/<venue>/cash       asset      notes and coins in the cage
+    cage/<venue>/chips      liability  chips outstanding (the chip float);
+                                       never negative
+    bank/<venue>/clearing   asset      bank transfers not yet settled
+    player/<id>/account     liability  the player's gaming account; never
+                                       negative
+
+Postings, debit positive, for an amount A ("means" is the cage's cash for
+cash, bank clearing for bank, the gaming account for account):
+
+    deposit        means +A    account -A
+    withdraw       account +A  means -A
+    buy_chips      means +A    chips -A
+    redeem_chips   chips +A    means -A
+
+Decision (one gaming account per person, 002:L3064): a player has one
+gaming account with the operator, whichever venue moves money in or out. It
+never goes negative: no credit online (002:L3033), no chips on credit
+(002:L1541). Its ledger maximum is the online ceiling (002:L3070), the
+strictest `online.account.balance_max` among the rulebooks in force when it
+opens. Reason: a ledger account's constraints are fixed when it opens, and
+taking the ceiling from whichever venue opens it would leave an account
+first used at a land-based cage without one. The pipeline refuses and
+records a deposit over the ceiling where the venue's rulebook has the figure
+(ray-online); elsewhere the ledger's maximum refuses it (`account_ceiling`,
+nothing written).
+
+Decision (a cage needs a place): cash and chips are refused at online venues
+(venue types online and online_poker); they take bank transfers only.
+Reason: there are no notes or chips there to count.
+
+Decision (cage cash has no floor): the cash a cage starts a day with (fills
+from the vault) is not modelled yet, so `cage/<venue>/cash` is the net cash
+the cage took in and may go below zero.
+
+AML (EU 2015/849 art. 11(d); `aml.cdd.transaction_threshold` of the venue's
+rulebook, a dated figure read for the gaming day):
+
+- Every cash transaction (deposit or withdrawal in cash, chips bought or
+  redeemed for cash) carries the `cash` block that compliance sums per
+  player, venue and gaming day (CashActivity). Decision: money in and money
+  out count together, as art. 11(d) names both wagering a stake and
+  collecting winnings.
+- When a transaction takes the day's total from below the threshold to at
+  or above it, the same append writes one `compliance.alert_raised` of kind
+  aml_threshold. Totals only grow, so this happens once per player, venue
+  and gaming day; the next gaming day starts again from zero.
+- Customer due diligence: the pipeline already refuses money in from a
+  player whose identity is not verified (002:L3031), so identity is known
+  before the threshold can be reached by money in. The alert records
+  `cdd_required`, whether the identity is verified, and asks the officer
+  for the further measures due at the threshold (purpose and source of the
+  funds, sanctions and PEP screening).
+- Decision (structuring): a cash transaction is near the threshold when it
+  is at least 90% of it and below it. A near-threshold transaction when the
+  player made another at any of the operator's venues in the same or the six
+  previous gaming days raises `aml_structuring`, once per player, venue and
+  gaming day. Reason: splits within one gaming day are already summed into
+  the threshold alert; what that sum cannot see is amounts kept just under
+  the threshold across days or venues, the "operations which appear to be
+  linked" of art. 11(d). The 90% and the seven days are constants here
+  until the rulebooks carry them as figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
+from casino.compliance.models import Alert, AlertKind, CashActivity
+from casino.compliance.pipeline import (
+    Attempt,
+    authorize,
+    raise_recorded_rejection,
+    venue_day,
+    verdict_record,
+)
+from casino.players.events import player_stream
+from casino.players.models import Player, VerificationStatus
+from casino.rules import queries as rules
+from casino.rules.errors import RulesError
+from casino.rules.models import Figure, RulebookVersion, Venue, VenueType
+from ledger import (
+    InvariantViolation,
+    Metadata,
+    NewEvent,
+    Posting,
+    RecordedEvent,
+    append,
+    open_account,
+)
+from ledger.errors import (
+    AccountExists,
+    BalanceMaxExceeded,
+    IdempotencyConflict,
+    InsufficientFunds,
+    LedgerError,
+    StaleVersion,
+)
+from ledger.models import Account, AccountType, Stream
+from ledger.store import recorded_result
+
+from .errors import CageError, CageErrorCode
+from .events import (
+    CASH_DEPOSITED,
+    CASH_WITHDRAWN,
+    CHIPS_PURCHASED,
+    CHIPS_REDEEMED,
+    SCHEMA_VERSION,
+    bank_clearing,
+    cage_cash,
+    chips_outstanding,
+    gaming_account,
+)
+from .queries import balances_at
+
+# A concurrent change to the player's stream between the read and the append
+# makes the append stale; the command then starts again from the read. Of n
+# requests racing on one player at least one wins each round, so each needs at
+# most n tries: five covers a player served at the cage and online at once.
+ATTEMPTS_MAX = 5
+CEILING_FIGURE = "online.account.balance_max"
+THRESHOLD_FIGURE = "aml.cdd.transaction_threshold"
+NEAR_THRESHOLD_PERCENT = 90
+STRUCTURING_WINDOW_DAYS = 7
+REMOTE_VENUE_TYPES = frozenset({VenueType.ONLINE, VenueType.ONLINE_POKER})
+SOURCE = "casino.cage"
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """What one kind of cage request does: its attempt, event and postings."""
+
+    name: str
+    attempt_kind: str
+    event_type: str
+    methods: tuple[str, ...]
+    method_field: str       # the argument and API field naming the method
+    debit: str              # "means" | "account" | "chips"
+    credit: str
+    direction: str          # of cash, for the AML block: "in" | "out"
+
+
+DEPOSIT = Operation("deposit", "deposit", CASH_DEPOSITED, ("cash", "bank"), "method",
+                    debit="means", credit="account", direction="in")
+WITHDRAWAL = Operation("withdraw", "withdrawal", CASH_WITHDRAWN, ("cash", "bank"), "method",
+                       debit="account", credit="means", direction="out")
+CHIP_PURCHASE = Operation("buy_chips", "chip_purchase", CHIPS_PURCHASED, ("cash", "account"),
+                          "paid_with", debit="means", credit="chips", direction="in")
+CHIP_REDEMPTION = Operation("redeem_chips", "chip_redemption", CHIPS_REDEEMED,
+                            ("cash", "account"), "paid_to", debit="chips", credit="means",
+                            direction="out")
+
+
+@dataclass(frozen=True, slots=True)
+class CageResult:
+    """What one cage request wrote (or, replayed, had written).
+
+    Balances are as of the cage event, so a replay shows what the original
+    request left, not what the accounts hold today.
+    """
+
+    event_type: str
+    position: int
+    positions: tuple[int, ...]      # the cage event, then any alerts
+    player_id: str
+    venue: str
+    amount_minor: int
+    currency: str
+    method: str
+    gaming_day: dt.date
+    account_balance_minor: int
+    cage_cash_minor: int
+    chips_outstanding_minor: int
+    alerts: tuple[str, ...]         # kinds of the alerts raised
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CashContext:
+    """What the AML decision reads about the player's cash so far."""
+
+    threshold_minor: int | None
+    cite: str
+    total_before_minor: int             # this player, venue and gaming day
+    transactions_before: int
+    near_in_window_before: int          # any venue, this and the previous 6 days
+    structuring_raised: bool            # this player, venue and gaming day
+    identity_verified: bool
+
+
+def deposit(*, player_id: str, venue: str, amount_minor: int, currency: str,
+            method: str = "cash", actor: str, idempotency_key: str | None = None,
+            at: dt.datetime | None = None) -> CageResult:
+    """Credit the player's gaming account with cash at the cage or a bank transfer.
+
+    Raises AttemptRejected (the rule is recorded), CageError, ComplianceError
+    (unknown player: 404; bad amount or currency: 400), RulesError (unknown
+    venue: 404), IdempotencyConflict.
+    """
+    return _transact(DEPOSIT, player_id=player_id, venue_code=venue, amount_minor=amount_minor,
+                     currency=currency, method=method, actor=actor,
+                     idempotency_key=idempotency_key, at=at)
+
+
+def withdraw(*, player_id: str, venue: str, amount_minor: int, currency: str,
+             method: str = "cash", actor: str, idempotency_key: str | None = None,
+             at: dt.datetime | None = None) -> CageResult:
+    """Pay out of the player's gaming account in cash or by bank transfer.
+
+    More than the balance is refused with `insufficient_funds` (no credit,
+    002:L3033) and writes nothing. Raises as `deposit` does.
+    """
+    return _transact(WITHDRAWAL, player_id=player_id, venue_code=venue,
+                     amount_minor=amount_minor, currency=currency, method=method, actor=actor,
+                     idempotency_key=idempotency_key, at=at)
+
+
+def buy_chips(*, player_id: str, venue: str, amount_minor: int, currency: str,
+              paid_with: str = "cash", actor: str, idempotency_key: str | None = None,
+              at: dt.datetime | None = None) -> CageResult:
+    """Sell chips for cash or from the gaming account; the chip float grows.
+
+    Chips are never sold on credit (002:L1541): paid from the account, more
+    than the balance is refused with `insufficient_funds`. Raises as
+    `deposit` does.
+    """
+    return _transact(CHIP_PURCHASE, player_id=player_id, venue_code=venue,
+                     amount_minor=amount_minor, currency=currency, method=paid_with,
+                     actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def redeem_chips(*, player_id: str, venue: str, amount_minor: int, currency: str,
+                 paid_to: str = "cash", actor: str, idempotency_key: str | None = None,
+                 at: dt.datetime | None = None) -> CageResult:
+    """Take chips back for cash or into the gaming account (002:L1551).
+
+    More than the venue's chips outstanding is refused with
+    `chips_not_outstanding`; into the account, over its ceiling with
+    `account_ceiling`. Raises as `deposit` does.
+    """
+    return _transact(CHIP_REDEMPTION, player_id=player_id, venue_code=venue,
+                     amount_minor=amount_minor, currency=currency, method=paid_to,
+                     actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def _transact(operation: Operation, *, player_id: str, venue_code: str, amount_minor: int,
+              currency: str, method: str, actor: str, idempotency_key: str | None,
+              at: dt.datetime | None) -> CageResult:
+    request = {"op": operation.name, "player_id": player_id, "venue": venue_code,
+               "amount_minor": amount_minor, "currency": currency, "method": method}
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay(operation, request, recorded)
+    if method not in operation.methods:
+        raise CageError(CageErrorCode.INVALID_REQUEST,
+                        f"{operation.method_field} must be one of"
+                        f" {', '.join(operation.methods)}",
+                        status=400, field=operation.method_field)
+    venue = rules.venue(venue_code)
+    at = at or timezone.now()
+    local_day = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone)).date()
+    rulebook = rules.rulebook_in_force(venue.rulebook_id, local_day)
+    if rulebook.venue_type in REMOTE_VENUE_TYPES and (method == "cash" or "chips" in (
+            operation.debit, operation.credit)):
+        raise CageError(CageErrorCode.METHOD_NOT_OFFERED,
+                        f"{venue.code} is an online venue: it has no cage for cash or chips,"
+                        " only bank transfers", venue=venue.code, method=method)
+    day = venue_day(venue, at)
+    debit, credit = _legs(operation, method, venue.code, player_id)
+    stream = player_stream(player_id)
+    metadata = Metadata(actor=actor, source=SOURCE)
+    attempt = Attempt(kind=operation.attempt_kind, venue=venue.code, amount_minor=amount_minor,
+                      currency=currency, player_id=player_id,
+                      account=gaming_account(player_id), at=at)
+    for _ in range(ATTEMPTS_MAX):
+        # The version is read first: whatever the checks and the AML totals
+        # read after it is at least as new, and any change after it makes
+        # the append stale instead of deciding on old totals.
+        version = _stream_version(stream)
+        verdict = authorize(attempt, actor=actor, idempotency_key=idempotency_key)
+        cash = (_load_cash_context(player_id, venue.code, rulebook, day)
+                if method == "cash" else None)
+        events = decide(operation, player_id=player_id, venue_code=venue.code,
+                        amount_minor=amount_minor, currency=currency, method=method,
+                        debit=debit, credit=credit, at=at, day=day,
+                        verdict=verdict_record(verdict), cash=cash)
+        missing = _missing_accounts((debit, credit))
+        try:
+            result = _append(events, missing, venue=venue, player_id=player_id, on=local_day,
+                             expected_versions={stream: version},
+                             idempotency_key=idempotency_key, request=request,
+                             metadata=metadata)
+        except (StaleVersion, AccountExists):
+            continue
+        except (InsufficientFunds, BalanceMaxExceeded) as error:
+            raise _refusal(error, amount_minor=amount_minor, currency=currency,
+                           venue_code=venue.code) from None
+        return _result(result.events, replayed=result.replayed)
+    raise CageError(CageErrorCode.CONCURRENT_UPDATE,
+                    "the player's records changed during the request each time it was"
+                    " tried; send it again", status=409, attempts=ATTEMPTS_MAX)
+
+
+def decide(operation: Operation, *, player_id: str, venue_code: str, amount_minor: int,
+           currency: str, method: str, debit: str, credit: str, at: dt.datetime,
+           day: dt.date, verdict: Mapping[str, Any], cash: CashContext | None
+           ) -> list[NewEvent]:
+    """Return the cage event and any AML alerts (pure: no reads, no writes)."""
+    stream = player_stream(player_id)
+    payload: dict[str, Any] = {
+        "player_id": player_id, "venue": venue_code, "amount_minor": amount_minor,
+        "currency": currency, "method": method, "account": gaming_account(player_id),
+        "gaming_day": day.isoformat(), "verdict": dict(verdict),
+    }
+    alerts: list[dict[str, Any]] = []
+    if cash is not None:
+        near = _near_threshold(amount_minor, cash.threshold_minor)
+        payload["cash"] = {"player": player_id, "venue": venue_code,
+                           "gaming_day": day.isoformat(), "amount_minor": amount_minor,
+                           "direction": operation.direction}
+        if near:
+            payload["cash"]["near_threshold"] = True
+        alerts = aml_alerts(cash, amount_minor=amount_minor, near=near, currency=currency,
+                            player_id=player_id, venue_code=venue_code, day=day,
+                            rulebook=verdict["rulebook"])
+    postings = (Posting(debit, amount_minor, currency),
+                Posting(credit, -amount_minor, currency))
+    events = [NewEvent(stream=stream, type=operation.event_type, payload=payload,
+                       postings=postings, schema_version=SCHEMA_VERSION, occurred_at=at,
+                       gaming_day=day)]
+    events += [NewEvent(stream=stream, type=ALERT_RAISED, payload=alert, occurred_at=at,
+                        gaming_day=day) for alert in alerts]
+    return events
+
+
+def aml_alerts(cash: CashContext, *, amount_minor: int, near: bool, currency: str,
+               player_id: str, venue_code: str, day: dt.date, rulebook: str
+               ) -> list[dict[str, Any]]:
+    """Return the payloads of the AML alerts this cash transaction raises (pure)."""
+    threshold = cash.threshold_minor
+    if threshold is None:
+        return []
+    alerts = []
+    total = cash.total_before_minor + amount_minor
+    common = {"gaming_day": day.isoformat(), "amount_minor": amount_minor, "currency": currency,
+              "threshold_minor": threshold, "rulebook": rulebook, "cite": cash.cite}
+    if cash.total_before_minor < threshold <= total:
+        alerts.append({
+            "kind": AlertKind.AML_THRESHOLD.value,
+            "summary": (f"cash of {_money(total, currency)} at {venue_code} on"
+                        f" {day.isoformat()} reached the due diligence threshold"
+                        f" {_money(threshold, currency)} ({cash.cite})"),
+            "player_id": player_id,
+            "venue": venue_code,
+            "details": {
+                **common,
+                "total_minor": total,
+                "transactions": cash.transactions_before + 1,
+                "cdd_required": True,
+                "identity_verified": cash.identity_verified,
+                "hint": ("Customer due diligence is required: confirm the identity and"
+                         " record the purpose and source of the funds; screen for"
+                         " sanctions and politically exposed persons."),
+            },
+        })
+    if near and cash.near_in_window_before >= 1 and not cash.structuring_raised:
+        alerts.append({
+            "kind": AlertKind.AML_STRUCTURING.value,
+            "summary": (f"{cash.near_in_window_before + 1} cash transactions just under"
+                        f" the threshold {_money(threshold, currency)} within"
+                        f" {STRUCTURING_WINDOW_DAYS} gaming days, the last at {venue_code}"
+                        f" on {day.isoformat()}"),
+            "player_id": player_id,
+            "venue": venue_code,
+            "details": {
+                **common,
+                "near_threshold_minor": threshold * NEAR_THRESHOLD_PERCENT // 100,
+                "near_transactions": cash.near_in_window_before + 1,
+                "window_days": STRUCTURING_WINDOW_DAYS,
+                "hint": ("Amounts kept just under the threshold may be split to avoid"
+                         " due diligence; review the player's cash history and consider"
+                         " a suspicious transaction report."),
+            },
+        })
+    return alerts
+
+
+def _near_threshold(amount_minor: int, threshold_minor: int | None) -> bool:
+    if threshold_minor is None:
+        return False
+    share = amount_minor * 100
+    return threshold_minor * NEAR_THRESHOLD_PERCENT <= share < threshold_minor * 100
+
+
+def _legs(operation: Operation, method: str, venue_code: str, player_id: str
+          ) -> tuple[str, str]:
+    """Return the (debit, credit) account codes of the operation's posting pair."""
+    means = {"cash": cage_cash(venue_code), "bank": bank_clearing(venue_code),
+             "account": gaming_account(player_id)}[method]
+    codes = {"means": means, "account": gaming_account(player_id),
+             "chips": chips_outstanding(venue_code)}
+    return codes[operation.debit], codes[operation.credit]
+
+
+def _stream_version(stream: str) -> int:
+    return Stream.objects.filter(name=stream).values_list("version", flat=True).first() or 0
+
+
+def _load_cash_context(player_id: str, venue_code: str, rulebook: RulebookVersion,
+                       day: dt.date) -> CashContext:
+    threshold = rules.figure(rulebook, THRESHOLD_FIGURE, on=day)
+    today = CashActivity.objects.filter(player_id=player_id, venue=venue_code,
+                                        gaming_day=day).first()
+    window = CashActivity.objects.filter(
+        player_id=player_id, gaming_day__lte=day,
+        gaming_day__gt=day - dt.timedelta(days=STRUCTURING_WINDOW_DAYS),
+    ).aggregate(near=Sum("near_threshold"))
+    return CashContext(
+        threshold_minor=threshold.value if threshold is not None else None,
+        cite=threshold.cite if threshold is not None else "",
+        total_before_minor=today.total_minor if today else 0,
+        transactions_before=today.transactions if today else 0,
+        near_in_window_before=window["near"] or 0,
+        structuring_raised=Alert.objects.filter(
+            kind=AlertKind.AML_STRUCTURING, player_id=player_id, venue=venue_code,
+            details__gaming_day=day.isoformat(),
+        ).exists(),
+        identity_verified=Player.objects.filter(
+            id=player_id, verification_status=VerificationStatus.VERIFIED).exists(),
+    )
+
+
+def _missing_accounts(codes: Sequence[str]) -> list[str]:
+    existing = set(Account.objects.filter(code__in=codes).values_list("code", flat=True))
+    return [code for code in codes if code not in existing]
+
+
+def _append(events: list[NewEvent], missing: list[str], *, venue: Venue, player_id: str,
+            on: dt.date, expected_versions: dict[str, int], idempotency_key: str | None,
+            request: dict, metadata: Metadata):
+    """Append the events, first opening any account they post to that is missing.
+
+    The openings share the transaction of the events: if the ledger refuses
+    the events, no account is left opened behind them.
+    """
+    arguments = dict(expected_versions=expected_versions, idempotency_key=idempotency_key,
+                     request=request, metadata=metadata)
+    if not missing:
+        return append(events, **arguments)
+    with transaction.atomic():
+        for code in missing:
+            open_account(**_account_terms(code, venue=venue, player_id=player_id, on=on),
+                         metadata=metadata)
+        return append(events, **arguments)
+
+
+def _account_terms(code: str, *, venue: Venue, player_id: str, on: dt.date) -> dict[str, Any]:
+    """Return the type, name and constraints an account of the cage opens with."""
+    if code == gaming_account(player_id):
+        return dict(code=code, type=AccountType.LIABILITY, currency=venue.currency,
+                    name=f"Gaming account of player {player_id}", must_not_go_negative=True,
+                    balance_max_minor=account_ceiling(on))
+    if code == chips_outstanding(venue.code):
+        return dict(code=code, type=AccountType.LIABILITY, currency=venue.currency,
+                    name=f"Chips outstanding at {venue.code}", must_not_go_negative=True)
+    if code == cage_cash(venue.code):
+        return dict(code=code, type=AccountType.ASSET, currency=venue.currency,
+                    name=f"Cage cash at {venue.code}")
+    if code == bank_clearing(venue.code):
+        return dict(code=code, type=AccountType.ASSET, currency=venue.currency,
+                    name=f"Bank clearing for {venue.code}")
+    raise InvariantViolation(f"the cage does not open account {code}")
+
+
+def account_ceiling(on: dt.date) -> int | None:
+    """Return the strictest online gaming-account ceiling in force on a day.
+
+    None when no rulebook in force has one (002:L3070 in ray-online).
+    """
+    rulebook_ids = set(Figure.objects.filter(figure_key=CEILING_FIGURE)
+                       .values_list("rulebook__rulebook_id", flat=True))
+    ceilings = []
+    for rulebook_id in sorted(rulebook_ids):
+        try:
+            rulebook = rules.rulebook_in_force(rulebook_id, on)
+        except RulesError:
+            continue  # not in force yet on this day
+        row = rules.figure(rulebook, CEILING_FIGURE, on=on)
+        if row is not None:
+            ceilings.append(row.value)
+    return min(ceilings, default=None)
+
+
+def _refusal(error: LedgerError, *, amount_minor: int, currency: str,
+             venue_code: str) -> CageError:
+    """Turn the ledger's refusal of an account constraint into the cage's error."""
+    account = error.details["account"]
+    if isinstance(error, BalanceMaxExceeded):
+        ceiling = error.details["balance_max_minor"]
+        after = error.details["balance_after_minor"]
+        return CageError(
+            CageErrorCode.ACCOUNT_CEILING,
+            f"the gaming account would hold {_money(after, currency)}, over its ceiling"
+            f" {_money(ceiling, currency)} (002:L3070)",
+            account=account, limit_minor=ceiling, amount_minor=amount_minor, cite="002:L3070")
+    balance = error.details["balance_minor"]
+    if account == chips_outstanding(venue_code):
+        return CageError(
+            CageErrorCode.CHIPS_NOT_OUTSTANDING,
+            f"the cage at {venue_code} has {_money(balance, currency)} of chips outstanding,"
+            f" less than the {_money(amount_minor, currency)} to redeem",
+            account=account, balance_minor=balance, amount_minor=amount_minor)
+    return CageError(
+        CageErrorCode.INSUFFICIENT_FUNDS,
+        f"the gaming account holds {_money(balance, currency)}, less than the"
+        f" {_money(amount_minor, currency)} asked; there is no credit (002:L3033)",
+        account=account, balance_minor=balance, amount_minor=amount_minor, cite="002:L3033")
+
+
+def _replay(operation: Operation, request: dict, events: Sequence[RecordedEvent]) -> CageResult:
+    """Return (or re-raise) what an earlier request under this key recorded.
+
+    A key recorded for a different request is refused, as the ledger does.
+    """
+    first = events[0]
+    if first.type == ATTEMPT_REJECTED:
+        attempt = first.payload["attempt"]
+        recorded = (attempt["kind"], attempt["player_id"], attempt["venue"],
+                    attempt["amount_minor"], attempt["currency"])
+        asked = (operation.attempt_kind, request["player_id"], request["venue"],
+                 request["amount_minor"], request["currency"])
+        if recorded == asked:
+            raise_recorded_rejection(events)
+    elif first.type == operation.event_type and all(
+            first.payload.get(field) == request[field]
+            for field in ("player_id", "venue", "amount_minor", "currency", "method")):
+        return _result(events, replayed=True)
+    raise IdempotencyConflict(
+        "this idempotency key was already used for a different request",
+        idempotency_key=first.idempotency_key)
+
+
+def _result(events: Sequence[RecordedEvent], *, replayed: bool) -> CageResult:
+    event = events[0]
+    p = event.payload
+    codes = (p["account"], cage_cash(p["venue"]), chips_outstanding(p["venue"]))
+    balances = balances_at(codes, event.position)
+    return CageResult(
+        event_type=event.type,
+        position=event.position,
+        positions=tuple(e.position for e in events),
+        player_id=p["player_id"],
+        venue=p["venue"],
+        amount_minor=p["amount_minor"],
+        currency=p["currency"],
+        method=p["method"],
+        gaming_day=dt.date.fromisoformat(p["gaming_day"]),
+        account_balance_minor=balances[codes[0]],
+        cage_cash_minor=balances[codes[1]],
+        chips_outstanding_minor=balances[codes[2]],
+        alerts=tuple(e.payload["kind"] for e in events if e.type == ALERT_RAISED),
+        replayed=replayed,
+    )
+
+
+def _money(minor: int, currency: str) -> str:
+    sign = "-" if minor < 0 else ""
+    return f"{currency} {sign}{abs(minor) // 100:,}.{abs(minor) % 100:02d}"

@@ -1,0 +1,23 @@
+"""Cage errors, each with a stable code (never renamed).
+
+Rule refusals by the compliance pipeline surface as
+`casino.compliance.errors.AttemptRejected`; a key reused for another request
+as `ledger.errors.IdempotencyConflict`. The codes here are the cage's own.
+"""
+
+from enum import StrEnum
+
+from casino.errors import CodedError
+
+
+class CageErrorCode(StrEnum):
+    INVALID_REQUEST = "invalid_cage_request"
+    METHOD_NOT_OFFERED = "method_not_offered"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    CHIPS_NOT_OUTSTANDING = "chips_not_outstanding"
+    ACCOUNT_CEILING = "account_ceiling"
+    CONCURRENT_UPDATE = "concurrent_update"
+
+
+class CageError(CodedError):
+    """A cage request refused before or by the ledger; nothing was written."""
