@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
@@ -45,6 +46,7 @@ class ErrorSerializer(serializers.Serializer):
     details = serializers.DictField(help_text="What the code refers to: ids, limits, cites.")
 
 
+@extend_schema_field({"type": "string", "pattern": MONEY.pattern, "example": "150.00"})
 class MoneyField(serializers.Field):
     """A positive amount in major units as a string, stored as minor units."""
 

@@ -85,8 +85,8 @@ from typing import Any, Mapping, Sequence
 
 from django.db import transaction
 from django.db.models import Sum
-from django.utils import timezone
 
+from casino import clock
 from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
 from casino.compliance.models import Alert, AlertKind, CashActivity
 from casino.compliance.pipeline import (
@@ -279,7 +279,7 @@ def _transact(operation: Operation, *, player_id: str, venue_code: str, amount_m
                         f" {', '.join(operation.methods)}",
                         status=400, field=operation.method_field)
     venue = rules.venue(venue_code)
-    at = at or timezone.now()
+    at = at or clock.now()
     local_day = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone)).date()
     rulebook = rules.rulebook_in_force(venue.rulebook_id, local_day)
     if rulebook.venue_type in REMOTE_VENUE_TYPES and (method == "cash" or "chips" in (

@@ -11,9 +11,9 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 from django_fsm import can_proceed
 
+from casino import clock
 from casino.roles import Role, has_role
 from ledger import Metadata, NewEvent, Posting, append
 from ledger.errors import BalanceMaxExceeded, InsufficientFunds, StaleVersion
@@ -146,7 +146,7 @@ def reject_correction(*, correction_id: str, actor: str, note: str,
     stream = correction_stream(correction_id)
     append([NewEvent(stream=stream, type=CORRECTION_REJECTED,
                      payload={"correction_id": correction_id, "note": note},
-                     occurred_at=timezone.now())],
+                     occurred_at=clock.now())],
            expected_versions={stream: 1}, idempotency_key=idempotency_key,
            request={"op": "reject_correction", "correction_id": correction_id, "note": note},
            metadata=Metadata(actor=actor, source="casino.compliance"))

@@ -16,8 +16,8 @@ import zoneinfo
 from dataclasses import asdict, dataclass
 
 from django.db.models import Sum
-from django.utils import timezone
 
+from casino import clock
 from casino.players.commands import load_player
 from casino.players.models import PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
@@ -71,7 +71,7 @@ def load_context(attempt: Attempt) -> AttemptContext:
         raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
                               "amount_minor must be a positive whole number of cents",
                               status=400)
-    at = attempt.at or timezone.now()
+    at = attempt.at or clock.now()
     venue = rules.venue(attempt.venue)
     if attempt.currency != venue.currency:
         raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
@@ -85,6 +85,8 @@ def load_context(attempt: Attempt) -> AttemptContext:
         for row in FigureRow.objects.filter(rulebook=rulebook)
         if row.effective_from is None or row.effective_from <= local.date()
     }
+    if attempt.account:
+        figures.update(_gaming_account_rules(local.date(), figures))
     stake_limit = None
     if attempt.game and attempt.bet_unit:
         row = rules.stake_limit(rulebook, attempt.game, attempt.bet_unit)
@@ -114,8 +116,10 @@ def load_context(attempt: Attempt) -> AttemptContext:
             staked=Sum("staked_minor"), won=Sum("won_minor"))
         balance = None
         if attempt.account:
+            # An account not opened yet holds nothing: its first deposit is
+            # checked against the ceiling like any other.
             balance = Account.objects.filter(code=attempt.account).values_list(
-                "balance_minor", flat=True).first()
+                "balance_minor", flat=True).first() or 0
         context.update(
             player_id=player.id,
             player_verified=player.verification_status == VerificationStatus.VERIFIED,
@@ -129,6 +133,39 @@ def load_context(attempt: Attempt) -> AttemptContext:
             loss_today_by_category=by_category,
         )
     return AttemptContext(**context)
+
+
+GAMING_ACCOUNT_RULES = (
+    "online.account.balance_max",
+    "online.account.transfer_blackout.start",
+    "online.account.transfer_blackout.end",
+)
+
+
+def _gaming_account_rules(day: dt.date, own: dict[str, Figure]) -> dict[str, Figure]:
+    """The gaming account's own rules, wherever the transfer happens.
+
+    Decision: a player has one gaming account with the operator (002:L3064),
+    so its ceiling (002:L3070) and its 00:00-06:00 blackout (002:L3072) go
+    with the account, not with the venue: a transfer at a land-based cage
+    meets them too. They are read from every rulebook in force that states
+    them; the lowest ceiling counts, and the venue's own window where it has
+    one.
+    """
+    rows = FigureRow.objects.filter(
+        rulebook__in=rules.versions_in_force(day), figure_key__in=GAMING_ACCOUNT_RULES
+    ).order_by("figure_key", "rulebook_id")
+    found: dict[str, Figure] = {}
+    for row in rows:
+        if row.effective_from is not None and row.effective_from > day:
+            continue
+        current = found.get(row.figure_key)
+        if row.figure_key == "online.account.balance_max":
+            if current is None or row.value < current.value:
+                found[row.figure_key] = Figure(row.value, row.cite)
+        elif current is None:
+            found[row.figure_key] = Figure(row.value, row.cite)
+    return {key: value for key, value in found.items() if key not in own}
 
 
 def check(attempt: Attempt) -> Verdict:

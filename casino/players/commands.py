@@ -13,8 +13,8 @@ import re
 import uuid
 
 from django.db import IntegrityError
-from django.utils import timezone
 
+from casino import clock
 from casino.rules import queries as rules
 from ledger import Metadata, NewEvent, append
 from ledger.store import is_recorded_key
@@ -84,7 +84,7 @@ def register_player(
     if not 4 <= len(document_number.strip()) <= 40:
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
                           "document_number must be 4-40 characters", status=400)
-    at = at or timezone.now()
+    at = at or clock.now()
     if date_of_birth > at.date():
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER, "date_of_birth is in the future",
                           status=400)
@@ -134,7 +134,7 @@ def verify_identity(*, player_id: str, method: str, actor: str,
                           status=409, player=player_id)
     event = NewEvent(stream=player_stream(player_id), type=IDENTITY_VERIFIED,
                      payload={"player_id": player_id, "method": method},
-                     occurred_at=at or timezone.now())
+                     occurred_at=at or clock.now())
     append([event], idempotency_key=idempotency_key,
            request={"player_id": player_id, "method": method, "op": "verify"},
            metadata=Metadata(actor=actor, source="casino.players"))
@@ -158,7 +158,7 @@ def self_exclude(*, player_id: str, months: int, venue_code: str, actor: str,
     runs. Decision: while one runs, a new request is refused rather than
     merged, since extending it could exceed the 12 continuous months.
     """
-    at = at or timezone.now()
+    at = at or clock.now()
     venue = rules.venue(venue_code)
     rulebook = rules.rulebook_in_force(venue.rulebook_id, at.date())
     maximum = rules.figure(rulebook, SELF_EXCLUSION_MONTHS_FIGURE)
@@ -202,7 +202,7 @@ def set_limit(*, player_id: str, kind: str, value: int, venue_code: str, actor: 
     if type(value) is not int or value <= 0:
         raise PlayerError(PlayerErrorCode.INVALID_LIMIT, "value must be a positive integer",
                           status=400)
-    at = at or timezone.now()
+    at = at or clock.now()
     player = load_player(player_id)
     venue = rules.venue(venue_code)
     rulebook = rules.rulebook_in_force(venue.rulebook_id, at.date())

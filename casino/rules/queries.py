@@ -51,3 +51,13 @@ def figure(rulebook: RulebookVersion, key: str, on: dt.date | None = None) -> Fi
     if row is not None and on is not None and row.effective_from and on < row.effective_from:
         return None
     return row
+
+
+def versions_in_force(on: dt.date) -> list[RulebookVersion]:
+    """The governing version of every rulebook on a day."""
+    latest: dict[str, RulebookVersion] = {}
+    for version in RulebookVersion.objects.filter(effective_from__lte=on).order_by(
+        "rulebook_id", "effective_from", "version"
+    ):
+        latest[version.rulebook_id] = version
+    return list(latest.values())

@@ -23,6 +23,14 @@ VENUES = {
 }
 
 
+@pytest.fixture(autouse=True)
+def business_clock(monkeypatch):
+    """Pin the business clock to NOON so time rules do not depend on when
+    the suite runs (a run at 02:00 would meet the transfer blackout)."""
+    monkeypatch.setattr("casino.clock.now", lambda: NOON)
+    return NOON
+
+
 @pytest.fixture
 def venues(db):
     """The shipped rulebooks and one venue under each (code by rulebook id)."""

@@ -3,20 +3,14 @@
 Amounts go in and come out as decimal strings in major units ("150.00",
 casino.api.MoneyField); every balance also comes out in minor units. Errors
 are documented by the one shared `Error` component
-(casino.rules.api.serializers.ErrorSerializer).
+(casino.api.ErrorSerializer).
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from casino.api import MoneyField as _MoneyField
-
-
-@extend_schema_field({"type": "string", "example": "150.00"})
-class MoneyField(_MoneyField):
-    """casino.api.MoneyField, shown in the schema as the string it is."""
+from casino.api import ErrorSerializer, MoneyField
 
 
 class _CageRequestSerializer(serializers.Serializer):

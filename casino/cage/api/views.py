@@ -23,9 +23,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api import PERMISSIONS, idempotency_key
+from casino.api import ErrorSerializer, PERMISSIONS, idempotency_key
 from casino.roles import Role
-from casino.rules.api.serializers import ErrorSerializer
 
 from .. import commands
 from ..queries import venue_float

@@ -45,11 +45,6 @@ class SignedMoneyField(MoneyField):
         return minor
 
 
-@extend_schema_field({"type": "string", "example": "150.00"})
-class AmountField(MoneyField):
-    """MoneyField, shown in the schema as the string it is."""
-
-
 class StakeCheckSerializer(serializers.Serializer):
     """An attempt to check: what, where, how much, and by whom (optional)."""
 
@@ -67,7 +62,7 @@ class StakeCheckSerializer(serializers.Serializer):
     account = serializers.CharField(required=False, allow_null=True, default=None,
                                     help_text="The player's gaming account, for a deposit's"
                                               " balance ceiling.")
-    amount = AmountField()
+    amount = MoneyField()
     currency = serializers.CharField()
 
     def validate(self, attrs: dict) -> dict:
@@ -82,8 +77,8 @@ class StakeCheckSerializer(serializers.Serializer):
 class FailureSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="The check that failed, e.g. `compliance.max_stake`.")
     message = serializers.CharField()
-    limit = AmountField(source="limit_minor", allow_null=True)
-    amount = AmountField(source="amount_minor")
+    limit = MoneyField(source="limit_minor", allow_null=True)
+    amount = MoneyField(source="amount_minor")
     cite = serializers.CharField(help_text="The seed line of the rule, e.g. `002:L3395`.")
     hint = serializers.CharField(help_text="What the officer or player can do.")
 

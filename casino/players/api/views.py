@@ -17,12 +17,12 @@ compliance officer online, so both may record them.
 
 from __future__ import annotations
 
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import clock
 from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
 from casino.roles import Role
 
@@ -156,7 +156,7 @@ class PlayerLimitsView(APIView):
     @extend_schema(responses={200: PlayerLimitSerializer(many=True), 404: UNKNOWN_PLAYER})
     def get(self, request: Request, player_id: str) -> Response:
         limits = PlayerLimit.objects.filter(player=load_player(player_id))
-        context = {"now": timezone.now()}
+        context = {"now": clock.now()}
         return Response(PlayerLimitSerializer(limits, many=True, context=context).data)
 
     @extend_schema(
@@ -172,4 +172,4 @@ class PlayerLimitsView(APIView):
                           value=body.validated_data["value"],
                           venue_code=body.validated_data["venue"],
                           actor=request.user.username, idempotency_key=key)
-        return Response(PlayerLimitSerializer(limit, context={"now": timezone.now()}).data)
+        return Response(PlayerLimitSerializer(limit, context={"now": clock.now()}).data)

@@ -98,47 +98,38 @@ def test_a_deposit_that_would_cross_the_ceiling_is_refused(player):
     assert one_cent.account_balance_minor == 500_000
 
 
-@pytest.mark.parametrize(
-    "setup, command, arguments",
-    [
-        ([], deposit, {"method": "cash", "amount_minor": 500_001}),
-        ([(deposit, {"method": "cash", "amount_minor": 450_000}),
-          (buy_chips, {"paid_with": "cash", "amount_minor": 60_000})],
-         redeem_chips, {"paid_to": "account", "amount_minor": 50_001}),
-    ],
-    ids=["cash_deposit_case", "chips_to_account_case"],
-)
-def test_the_ledger_holds_the_ceiling_where_the_venue_rulebook_has_none(
-        player, setup, command, arguments):
-    """At a land-based cage the account's own maximum refuses, and nothing is written."""
-    for step, step_arguments in setup:
-        step(player_id=player.id, venue=CASINO, currency="EUR", actor="cashier", at=NOON,
-             **step_arguments)
+@pytest.mark.parametrize("venue, method", [(CASINO, "cash"), (ONLINE, "bank")],
+                         ids=["land_cage_case", "online_case"])
+def test_a_deposit_over_the_ceiling_is_refused_and_recorded_anywhere(player, venue, method):
+    """The ceiling goes with the gaming account (002:L3070), so a land cage
+    meets it too, and a first deposit counts from zero: the pipeline refuses
+    and records it, and nothing else is written."""
+    before = event_count()
+    with pytest.raises(AttemptRejected) as refused:
+        deposit(player_id=player.id, venue=venue, amount_minor=500_001, currency="EUR",
+                method=method, actor="cashier", at=NOON)
+    assert refused.value.failure.code == "compliance.account_ceiling"
+    assert (refused.value.failure.limit_minor, refused.value.failure.cite) == (500_000,
+                                                                              "002:L3070")
+    assert event_count() == before + 1
+    assert Event.objects.order_by("-position").first().type == "compliance.attempt_rejected"
+    assert not Account.objects.filter(code=f"player/{player.id}/account").exists()
+
+
+def test_the_ledger_holds_the_ceiling_for_chips_redeemed_to_the_account(player):
+    """A redemption paid into the account is not a deposit for the pipeline;
+    the account's own maximum refuses it, and nothing is written."""
+    deposit(player_id=player.id, venue=CASINO, method="cash", amount_minor=450_000,
+            currency="EUR", actor="cashier", at=NOON)
+    buy_chips(player_id=player.id, venue=CASINO, paid_with="cash", amount_minor=60_000,
+              currency="EUR", actor="cashier", at=NOON)
     before = event_count()
     with pytest.raises(CageError) as refused:
-        command(player_id=player.id, venue=CASINO, currency="EUR", actor="cashier", at=NOON,
-                **arguments)
+        redeem_chips(player_id=player.id, venue=CASINO, paid_to="account",
+                     amount_minor=50_001, currency="EUR", actor="cashier", at=NOON)
     assert refused.value.code == CageErrorCode.ACCOUNT_CEILING
     assert refused.value.details["limit_minor"] == 500_000
-    assert refused.value.details["cite"] == "002:L3070"
     assert event_count() == before
-
-
-def test_a_first_deposit_over_the_ceiling_is_refused_by_the_account_maximum(player):
-    """No account yet, so the pipeline sees no balance; the ledger's maximum refuses.
-
-    Nothing is written, not even the account: the pipeline's ceiling check
-    (and its rejection record) needs an opened account's balance.
-    """
-    before = event_count()
-    with pytest.raises(CageError) as refused:
-        deposit(player_id=player.id, venue=ONLINE, amount_minor=500_001, currency="EUR",
-                method="bank", actor="web", at=NOON)
-    assert refused.value.code == CageErrorCode.ACCOUNT_CEILING
-    assert refused.value.message == ("the gaming account would hold EUR 5,000.01, over its"
-                                     " ceiling EUR 5,000.00 (002:L3070)")
-    assert event_count() == before
-    assert not Account.objects.exists()
 
 
 def test_the_online_account_never_goes_negative(player):
@@ -165,3 +156,16 @@ def test_one_gaming_account_serves_every_venue(player):
     assert result.account_balance_minor == 17_500
     assert result.cage_cash_minor == -12_500
     assert Account.objects.filter(code__startswith=f"player/{player.id}/").count() == 1
+
+
+def test_the_account_blackout_holds_at_a_land_cage_too(player):
+    """002:L3072 goes with the gaming account: no cash into it at 02:00 at the
+    casino cage, while chips for cash, which leave the account alone, are fine."""
+    night = dt.datetime(2026, 6, 17, 2, 0, tzinfo=HELSINKI)
+    with pytest.raises(AttemptRejected) as refused:
+        deposit(player_id=player.id, venue=CASINO, method="cash", amount_minor=10_000,
+                currency="EUR", actor="cashier", at=night)
+    assert refused.value.failure.code == "compliance.transfer_blackout"
+    buy_chips(player_id=player.id, venue=CASINO, paid_with="cash", amount_minor=10_000,
+              currency="EUR", actor="cashier", at=night)
+    assert Account.objects.get(code=f"cage/{CASINO}/chips").balance_minor == 10_000
