@@ -1,0 +1,1 @@
+"""Poker cash games (tables, hands, pots, rake, verified showdowns)."""
