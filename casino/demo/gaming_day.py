@@ -1,15 +1,20 @@
-"""A small, deterministic demo gaming day built through the public ledger API.
+"""A small, deterministic demo gaming day built through the product's commands.
 
-Accounts (EUR, Helsinki card room):
-  cage/helsinki/cash                asset      cash in the cage
-  cage/helsinki/chips-outstanding   liability  chips in players' hands
-  house/helsinki/rake               revenue    rake taken at the tables
-  player/<n>                        liability  players' gaming accounts
-                                               (never negative, EUR 5,000 cap)
-  table/helsinki/1                  (stream only: the hold'em table's events)
+At the Helsinki poker room (rulebook veikkaus-poker-room) five players are
+registered and verified; over one evening they buy chips for cash and from
+their gaming accounts, redeem them, deposit and withdraw. The table's rake
+is taken from the chips in play until the poker app (issue 5) records hands;
+then the demo will play them.
 
-Every append carries an idempotency key derived from the demo's seed, so
-running the demo twice writes nothing the second time.
+Along the way the demo shows what the compliance pipeline and the ledger
+refuse, since refusals are part of the record: a withdrawal beyond the
+balance (the ledger writes nothing), and a self-excluded player trying to
+buy chips (the pipeline records the refusal). One player's cash crosses the
+EUR 2,000 due-diligence threshold in the gaming day, which raises one AML
+alert.
+
+Every write carries an idempotency key derived from the seed and the day,
+so running the demo again writes nothing new.
 """
 
 from __future__ import annotations
@@ -19,21 +24,29 @@ import random
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from casino.cage.commands import buy_chips, deposit, redeem_chips, withdraw
+from casino.players.commands import register_player, self_exclude, verify_identity
+from casino.rules.commands import register_venue
+from casino.rules.models import Venue
+from casino.errors import CodedError
 from ledger import LedgerError, Metadata, NewEvent, Posting, append, open_account
 from ledger.errors import AccountExists
 
-CURRENCY = "EUR"
 VENUE = "helsinki-poker-room"
-VENUE_ZONE = ZoneInfo("Europe/Helsinki")
-CAGE_CASH = "cage/helsinki/cash"
-CHIPS_OUTSTANDING = "cage/helsinki/chips-outstanding"
-RAKE = "house/helsinki/rake"
-TABLE_STREAM = "table/helsinki/1"
-PLAYERS = ["player/aino", "player/eero", "player/kaisa", "player/mikko", "player/sanna"]
-# Decision: the demo's player accounts borrow the online gaming account's
-# EUR 5,000 ceiling; the rulebooks (casino/rules) will own that figure.
-PLAYER_BALANCE_MAX_MINOR = 500_000
-METADATA = Metadata(actor="demo", source="casino.demo")
+ONLINE_VENUE = "ray-online"
+CURRENCY = "EUR"
+ZONE = ZoneInfo("Europe/Helsinki")
+RAKE = f"house/{VENUE}/rake"
+CHIPS = f"cage/{VENUE}/chips"
+TABLE_STREAM = f"table/{VENUE}/1"
+ACTOR = "demo"
+PLAYERS = [
+    ("Aino", "Virtanen", dt.date(1985, 3, 14)),
+    ("Eero", "Korhonen", dt.date(1979, 11, 2)),
+    ("Kaisa", "Mäkinen", dt.date(1992, 7, 21)),
+    ("Mikko", "Nieminen", dt.date(1968, 1, 30)),
+    ("Sanna", "Laine", dt.date(1999, 9, 9)),
+]
 
 
 @dataclass(frozen=True)
@@ -43,80 +56,90 @@ class DemoSummary:
     refused: int
 
 
-def _open_accounts(seed: int) -> None:
-    specs = [
-        (CAGE_CASH, "asset", False, None, "Cage cash"),
-        (CHIPS_OUTSTANDING, "liability", True, None, "Chips in players' hands"),
-        (RAKE, "revenue", False, None, "Poker rake"),
-    ] + [(code, "liability", True, PLAYER_BALANCE_MAX_MINOR, code.split("/")[1].title())
-         for code in PLAYERS]
-    for code, type_, guarded, ceiling, name in specs:
-        try:
-            open_account(code=code, type=type_, currency=CURRENCY, name=name,
-                         must_not_go_negative=guarded, balance_max_minor=ceiling,
-                         metadata=METADATA, idempotency_key=f"demo-{seed}-open-{code}")
-        except AccountExists:
-            pass  # opened by an earlier demo run with another seed
+def _setup(seed: int, day: dt.date) -> list[str]:
+    """Venues and players (registered, verified); one player self-excluded."""
+    for code, name, rulebook in ((VENUE, "Veikkaus poker room, Helsinki", "veikkaus-poker-room"),
+                                 (ONLINE_VENUE, "RAY online", "ray-online")):
+        if not Venue.objects.filter(code=code).exists():
+            register_venue(code=code, name=name, rulebook_id=rulebook,
+                           metadata=Metadata(actor=ACTOR, source="casino.demo"))
+    try:
+        open_account(code=RAKE, type="revenue", currency=CURRENCY, name="Poker rake",
+                     idempotency_key=f"demo-{seed}-open-rake")
+    except AccountExists:
+        pass
+    registered_at = dt.datetime.combine(day - dt.timedelta(days=60), dt.time(12), ZONE)
+    player_ids = []
+    for index, (given, family, born) in enumerate(PLAYERS):
+        key = f"demo-{seed}-player-{index}"
+        player = register_player(
+            given_name=given, family_name=family, date_of_birth=born, nationality="FI",
+            document_type="passport", document_number=f"FI{seed:04d}{index:04d}",
+            actor=ACTOR, idempotency_key=key, at=registered_at,
+        )
+        verify_identity(player_id=player.id, method="bank_id", actor=ACTOR,
+                        idempotency_key=f"{key}-verified", at=registered_at)
+        player_ids.append(player.id)
+    # The last player excluded herself last week, for three months.
+    self_exclude(player_id=player_ids[-1], months=3, venue_code=ONLINE_VENUE, actor=ACTOR,
+                 idempotency_key=f"demo-{seed}-exclusion",
+                 at=dt.datetime.combine(day - dt.timedelta(days=7), dt.time(12), ZONE))
+    return player_ids
 
 
-def _movement(kind: str, player: str, amount_minor: int, at: dt.datetime) -> NewEvent:
-    # Postings are debit-positive: (debit account, credit account).
-    legs = {
-        "cage.cash_deposited": (CAGE_CASH, player),
-        "cage.chips_purchased": (player, CHIPS_OUTSTANDING),
-        "cage.chips_redeemed": (CHIPS_OUTSTANDING, player),
-        "cage.cash_withdrawn": (player, CAGE_CASH),
-        "poker.rake_taken": (CHIPS_OUTSTANDING, RAKE),
-    }[kind]
-    stream = TABLE_STREAM if kind == "poker.rake_taken" else player
-    return NewEvent(
-        stream=stream,
-        type=kind,
-        payload={"player": player, "amount_minor": amount_minor},
-        postings=(Posting(legs[0], amount_minor, CURRENCY),
-                  Posting(legs[1], -amount_minor, CURRENCY)),
-        occurred_at=at,
-        gaming_day=at.date() if at.hour >= 6 else at.date() - dt.timedelta(days=1),
+def _rake(amount_minor: int, at: dt.datetime, key: str):
+    # Until the poker app settles hands, the demo takes the table's rake
+    # straight from the chips in play: chips outstanding down, revenue up.
+    return append(
+        [NewEvent(stream=TABLE_STREAM, type="demo.rake_collected",
+                  payload={"venue": VENUE, "amount_minor": amount_minor},
+                  postings=(Posting(CHIPS, amount_minor, CURRENCY),
+                            Posting(RAKE, -amount_minor, CURRENCY)),
+                  occurred_at=at)],
+        idempotency_key=key, metadata=Metadata(actor=ACTOR, source="casino.demo"),
     )
 
 
-def _register_venue() -> None:
-    from casino.rules.commands import register_venue
-    from casino.rules.models import Venue
-
-    if not Venue.objects.filter(code=VENUE).exists():
-        register_venue(code=VENUE, name="Veikkaus poker room, Helsinki",
-                       rulebook_id="veikkaus-poker-room", metadata=METADATA)
-
-
 def run_gaming_day(seed: int = 2026, day: dt.date = dt.date(2026, 11, 20)) -> DemoSummary:
-    """Append a gaming day of cage and table money movements; return counts."""
-    _register_venue()
-    _open_accounts(seed)
+    """Play the demo evening; return how many writes were new, replayed, refused."""
+    players = _setup(seed, day)
+    active, excluded = players[:-1], players[-1]
     rng = random.Random(seed)
-    clock = dt.datetime.combine(day, dt.time(18, 0), VENUE_ZONE)
+    clock = dt.datetime.combine(day, dt.time(18, 0), ZONE)
+    plan: list[tuple] = []
+    for player in active:
+        plan.append((deposit, player, rng.randrange(100, 600, 50) * 100, {"method": "cash"}))
+        plan.append((buy_chips, player, rng.randrange(50, 100, 10) * 100, {"paid_with": "account"}))
+        plan.append((buy_chips, player, rng.randrange(50, 300, 10) * 100, {"paid_with": "cash"}))
+    # A high roller's cash crosses EUR 2,000 in the gaming day: one AML alert.
+    plan.append((buy_chips, active[0], 1_500_00, {"paid_with": "cash"}))
+    plan.append((buy_chips, active[0], 800_00, {"paid_with": "cash"}))
+    plan += [("rake", None, rng.randrange(1, 6) * 100, {}) for _ in range(40)]
+    for player in active:
+        plan.append((redeem_chips, player, rng.randrange(20, 50) * 100, {"paid_to": "cash"}))
+        plan.append((withdraw, player, rng.randrange(5, 50) * 100, {"method": "cash"}))
+    # Refused and recorded: a self-excluded player at the cage; refused and
+    # not written at all: a withdrawal far beyond the balance.
+    plan.append((buy_chips, excluded, 100_00, {"paid_with": "cash"}))
+    plan.append((withdraw, active[1], 1_000_000_00, {"method": "cash"}))
+
     appended = replayed = refused = 0
-    plan: list[tuple[str, str, int]] = []
-    for player in PLAYERS:
-        cash = rng.randrange(100, 1_001, 50) * 100
-        chips = rng.randrange(50, cash // 100 + 1, 10) * 100
-        plan += [("cage.cash_deposited", player, cash), ("cage.chips_purchased", player, chips)]
-    for _ in range(40):  # hands at table 1, each raked
-        plan.append(("poker.rake_taken", rng.choice(PLAYERS), rng.randrange(1, 6) * 100))
-    for player in PLAYERS:
-        plan.append(("cage.chips_redeemed", player, rng.randrange(10, 40) * 100))
-        plan.append(("cage.cash_withdrawn", player, rng.randrange(5, 50) * 100))
-    # One deliberate overdraft: the ledger refuses it and nothing is written.
-    plan.append(("cage.cash_withdrawn", PLAYERS[0], 10_000_000))
-    for index, (kind, player, amount) in enumerate(plan):
-        clock += dt.timedelta(minutes=rng.randrange(2, 9))
+    for index, (command, player, amount, options) in enumerate(plan):
+        clock += dt.timedelta(minutes=rng.randrange(1, 4))
+        key = f"demo-{seed}-{day.isoformat()}-{index}"
         try:
-            result = append([_movement(kind, player, amount, clock)], metadata=METADATA,
-                            idempotency_key=f"demo-{seed}-{day.isoformat()}-{index}")
-        except LedgerError:
+            if command == "rake":
+                result = _rake(amount, clock, key)
+                was_replayed = result.replayed
+            else:
+                result = command(player_id=player, venue=VENUE, amount_minor=amount,
+                                 currency=CURRENCY, actor=ACTOR, idempotency_key=key,
+                                 at=clock, **options)
+                was_replayed = result.replayed
+        except (CodedError, LedgerError):
             refused += 1
             continue
-        if result.replayed:
+        if was_replayed:
             replayed += 1
         else:
             appended += 1

@@ -12,7 +12,7 @@ from django.db import connection
 from casino.compliance.commands import approve_correction, propose_correction
 from casino.compliance.errors import AttemptRejected
 from casino.compliance.pipeline import Attempt, authorize
-from casino.demo.gaming_day import run_gaming_day
+from casino.demo.gaming_day import RAKE, VENUE, run_gaming_day
 from casino.players.commands import self_exclude, set_limit
 from ledger import rebuild_projections
 from tests.casino.conftest import NOON, make_player
@@ -60,7 +60,7 @@ def test_rebuild_reproduces_every_projection_of_every_app(venues):
     officers = Group.objects.get(name="compliance_officer")
     for name in ("olli", "outi"):
         User.objects.create_user(name).groups.add(officers)
-    correction = propose_correction(account="player/aino", counter_account="cage/helsinki/cash",
+    correction = propose_correction(account=RAKE, counter_account=f"cage/{VENUE}/cash",
                                     amount_minor=1_00, reason="Counted short at close, ticket 9",
                                     actor="olli")
     approve_correction(correction_id=correction.id, actor="outi")
@@ -69,7 +69,7 @@ def test_rebuild_reproduces_every_projection_of_every_app(venues):
     populated = {table for table, rows in live.items() if rows}
     assert {"ledger_account", "ledger_stream", "rules_rulebookversion", "rules_venue",
             "players_player", "players_playerlimit", "compliance_alert",
-            "compliance_correction"} <= populated
+            "compliance_correction", "compliance_cashactivity", "cage_cageday"} <= populated
 
     rebuild_projections()
 

@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from casino.compliance.models import Alert
 from ledger.models import Account
 
 from ...gaming_day import run_gaming_day
@@ -22,10 +23,13 @@ class Command(BaseCommand):
         call_command("load_rulebooks", stdout=self.stdout)
         summary = run_gaming_day(seed=seed)
         self.stdout.write(
-            f"demo: {summary.appended} events appended, {summary.replayed} already present,"
-            f" {summary.refused} refused by the ledger (an overdraft attempt)"
+            f"demo: {summary.appended} writes appended, {summary.replayed} already present,"
+            f" {summary.refused} refused (a self-excluded player, recorded; an overdraft,"
+            " not written)"
         )
         call_command("verify_ledger", stdout=self.stdout)
+        alerts = Alert.objects.count()
+        self.stdout.write(f"compliance alerts: {alerts}")
         self.stdout.write("\nBalances (natural direction, EUR):")
         for account in Account.objects.order_by("code"):
             self.stdout.write(
