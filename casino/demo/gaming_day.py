@@ -59,6 +59,7 @@ class DemoSummary:
 def _setup(seed: int, day: dt.date) -> list[str]:
     """Venues and players (registered, verified); one player self-excluded."""
     for code, name, rulebook in ((VENUE, "Veikkaus poker room, Helsinki", "veikkaus-poker-room"),
+                                 ("casino-helsinki", "Casino Helsinki", "ray-casino"),
                                  (ONLINE_VENUE, "RAY online", "ray-online")):
         if not Venue.objects.filter(code=code).exists():
             register_venue(code=code, name=name, rulebook_id=rulebook,
