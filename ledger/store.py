@@ -10,12 +10,15 @@ which is most of what a rebuild spends.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import orjson
 
 from django.db import connection
 
+from django.db.models import Q, Sum
+
+from .models import Account, natural_sign
 from .types import Posting, RecordedEvent
 
 # JSON comes back as text and is parsed by orjson: its values are exactly the
@@ -95,6 +98,27 @@ def recorded_result(idempotency_key: str | None) -> list[RecordedEvent] | None:
         )
         row = cursor.fetchone()
     return load_events(*row) if row else None
+
+
+def balances_at(codes: Iterable[str], position: int) -> dict[str, int]:
+    """Return each account's balance (natural direction) just after `position`.
+
+    The balance now less what postings after `position` added, in one
+    statement (one snapshot), so a concurrent append cannot skew it; replays
+    use it to answer with the balances their event left. An account not open
+    by then, or not at all, has balance 0.
+    """
+    codes = list(codes)
+    rows = (
+        Account.objects.filter(code__in=codes)
+        .annotate(later_minor=Sum("postings__amount_minor",
+                                  filter=Q(postings__event_id__gt=position)))
+        .values_list("code", "type", "balance_minor", "later_minor")
+    )
+    balances = dict.fromkeys(codes, 0)
+    for code, account_type, balance_minor, later_minor in rows:
+        balances[code] = balance_minor - natural_sign(account_type) * (later_minor or 0)
+    return balances
 
 
 def head() -> tuple[int, str]:

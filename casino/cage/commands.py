@@ -119,7 +119,7 @@ from ledger.errors import (
     StaleVersion,
 )
 from ledger.models import Account, AccountType, Stream
-from ledger.store import recorded_result
+from ledger.store import balances_at, recorded_result
 
 from .errors import CageError, CageErrorCode
 from .events import (
@@ -133,7 +133,6 @@ from .events import (
     chips_outstanding,
     gaming_account,
 )
-from .queries import balances_at
 
 # A concurrent change to the player's stream between the read and the append
 # makes the append stale; the command then starts again from the read. Of n

@@ -1,41 +1,13 @@
-"""Read side of the cage: balances as of a position, and a venue's float.
-
-A balance "as of position p" is the account's balance now less what postings
-after p added, computed in one statement (one snapshot), so a concurrent
-append between two reads cannot skew it. It lets a replayed request return
-the balances its event left, not today's.
-"""
+"""Read side of the cage: a venue's float (balances via ledger.balances_at)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
-
-from django.db.models import Q, Sum
 
 from casino.rules import queries as rules
-from ledger.models import Account, natural_sign
-from ledger.store import head
+from ledger.store import balances_at, head
 
 from .events import cage_cash, chips_outstanding
-
-
-def balances_at(codes: Iterable[str], position: int) -> dict[str, int]:
-    """Return each account's balance (natural direction) just after `position`.
-
-    An account not open by then, or not at all, has balance 0.
-    """
-    codes = list(codes)
-    rows = (
-        Account.objects.filter(code__in=codes)
-        .annotate(later_minor=Sum("postings__amount_minor",
-                                  filter=Q(postings__event_id__gt=position)))
-        .values_list("code", "type", "balance_minor", "later_minor")
-    )
-    balances = dict.fromkeys(codes, 0)
-    for code, account_type, balance_minor, later_minor in rows:
-        balances[code] = balance_minor - natural_sign(account_type) * (later_minor or 0)
-    return balances
 
 
 @dataclass(frozen=True, slots=True)
