@@ -245,7 +245,10 @@ class _GroupState:
                 balances[account.code] = before + natural_sign(account.type) * posting.amount_minor
             # Constraints hold after every event, not just at the end of the
             # request: a balance is never seen negative, even in between.
-            for code in {posting.account for posting in event.postings}:
+            # In posting order, so that when two accounts break their rules
+            # the error reported is the same in every process (a set's order
+            # follows the per-process string hash seed).
+            for code in dict.fromkeys(posting.account for posting in event.postings):
                 _check_balance(opened.get(code) or self.accounts[code], balances[code])
 
         positions_start = self.position

@@ -179,3 +179,14 @@ def test_gaming_day_defaults_to_the_local_date_of_occurrence(accounts):
     recorded = append([event]).events[0]
     assert recorded.gaming_day == dt.date(2026, 7, 1)
     assert recorded.occurred_at.astimezone(ZoneInfo("Europe/Helsinki")).hour == 1
+
+
+def test_when_two_accounts_break_their_rules_the_first_posting_decides(accounts):
+    """The error names the first offending account in posting order, in every
+    process (found by the state machine: a set's order varies with the hash
+    seed). Debiting bob (empty) and crediting alice (at her ceiling) at once:
+    bob's overdraft is reported."""
+    transfer("player/alice", "cage/cash", 500_000)
+    with pytest.raises(InsufficientFunds) as caught:
+        transfer("player/alice", "player/bob", 1)
+    assert caught.value.details["account"] == "player/bob"

@@ -73,7 +73,9 @@ class LedgerMachine(RuleBasedStateMachine):
             for code, debit in ((destination, amount), (source, -amount)):
                 sign = 1 if ACCOUNTS[code][0] in DEBIT_NORMAL else -1
                 balances[code] += sign * debit
-            for code in (source, destination):
+            # The ledger checks accounts in posting order: the debited
+            # destination first, then the credited source.
+            for code in (destination, source):
                 _, _, guarded, ceiling = ACCOUNTS[code]
                 if guarded and balances[code] < 0:
                     return InsufficientFunds, None
