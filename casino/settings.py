@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "casino.players",
     "casino.compliance",
     "casino.cage",
+    "casino.poker",
     "casino.demo",
 ]
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/v1/", include("casino.players.api.urls")),
     path("api/v1/", include("casino.compliance.api.urls")),
     path("api/v1/", include("casino.cage.api.urls")),
+    path("api/v1/", include("casino.poker.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]

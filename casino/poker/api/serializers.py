@@ -1,0 +1,156 @@
+"""Serializers of the poker API.
+
+Amounts go in as decimal strings in major units ("150.00",
+casino.api.MoneyField) and come out both ways: major-unit strings and
+`_minor` integers. Pots and awards are never taken from a client except the
+controller's claimed showdown result, which the server verifies.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from casino.api import MoneyField
+from casino.poker.engine import ActionKind, BettingStructure
+
+
+class TableOpenSerializer(serializers.Serializer):
+    venue = serializers.CharField(max_length=60)
+    variant = serializers.CharField(max_length=40, help_text="native_eval id, e.g. `holdem`.")
+    structure = serializers.ChoiceField(choices=[s.value for s in BettingStructure])
+    small_blind = MoneyField()
+    big_blind = MoneyField()
+    ante = MoneyField(required=False)
+    seats_max = serializers.IntegerField(min_value=2, max_value=12)
+    buy_in_min = MoneyField()
+    buy_in_max = MoneyField()
+    rake = serializers.ChoiceField(choices=["standard", "alternative", "house_fee"],
+                                   default="standard",
+                                   help_text="The rulebook's rake rule for this table.")
+    rake_cap = MoneyField(required=False, help_text="Per-hand cap, where the rules allow.")
+    rake_percent_basis_points = serializers.IntegerField(required=False, min_value=1,
+                                                         max_value=10_000)
+    jackpot = serializers.BooleanField(default=False,
+                                       help_text="Take the venue's jackpot drop.")
+    jackpot_drop = MoneyField(required=False, help_text="RAY: the posted drop per hand.")
+
+
+class TableSerializer(serializers.Serializer):
+    table_id = serializers.CharField()
+    venue = serializers.CharField()
+    currency = serializers.CharField()
+    rulebook = serializers.CharField()
+    variant = serializers.CharField()
+    structure = serializers.CharField()
+    stakes = serializers.DictField(child=serializers.IntegerField())
+    seats_max = serializers.IntegerField()
+    buy_in_minor_min = serializers.IntegerField()
+    buy_in_minor_max = serializers.IntegerField()
+    rake = serializers.DictField()
+    drop = serializers.DictField(allow_null=True)
+    jackpot = serializers.CharField(allow_null=True)
+
+
+class SeatSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    player_id = serializers.CharField()
+    stack = MoneyField(source="stack_minor")
+    stack_minor = serializers.IntegerField()
+
+
+class TableDetailsSerializer(TableSerializer):
+    seats = SeatSerializer(many=True)
+    hands_started = serializers.IntegerField()
+    table_stacks_minor = serializers.IntegerField(
+        help_text="Balance of the table's ledger account: the sum of the stacks.")
+
+
+class BuyInSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=12)
+    player_id = serializers.CharField(max_length=40)
+    amount = MoneyField()
+    paid_with = serializers.ChoiceField(choices=["account", "cash"], default="account")
+
+
+class CashOutSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=12)
+    player_id = serializers.CharField(max_length=40)
+    paid_to = serializers.ChoiceField(choices=["account", "cash"], default="account")
+
+
+class SeatResultSerializer(serializers.Serializer):
+    event_type = serializers.CharField()
+    table_id = serializers.CharField()
+    seat = serializers.IntegerField()
+    player_id = serializers.CharField()
+    amount = MoneyField(source="amount_minor")
+    amount_minor = serializers.IntegerField()
+    method = serializers.CharField()
+    stack_minor = serializers.IntegerField()
+    position = serializers.IntegerField()
+
+
+class HandStartSerializer(serializers.Serializer):
+    button = serializers.IntegerField(min_value=1, max_value=12)
+
+
+class ActionSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=12)
+    kind = serializers.ChoiceField(choices=[k.value for k in ActionKind])
+    amount = MoneyField(required=False,
+                        help_text="Bet or raise: the total on the street after it (to).")
+
+
+class AwardSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=12)
+    amount = MoneyField()
+
+
+class ShowdownSerializer(serializers.Serializer):
+    board = serializers.CharField(max_length=40, allow_blank=True,
+                                  help_text='Community cards, e.g. "2c 7d 9h Js 4c".')
+    hands = serializers.DictField(child=serializers.CharField(max_length=40),
+                                  help_text='Seat -> cards of every player still in.')
+    claimed_awards = AwardSerializer(many=True)
+
+    def validate_hands(self, value):
+        try:
+            return {int(seat): cards for seat, cards in value.items()}
+        except ValueError:
+            raise serializers.ValidationError("keys are seat numbers") from None
+
+
+class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class HandResultSerializer(serializers.Serializer):
+    hand_id = serializers.CharField()
+    table_id = serializers.CharField()
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    phase = serializers.CharField()
+    to_act = serializers.IntegerField(allow_null=True)
+    pot_minor = serializers.IntegerField()
+    stacks_minor = serializers.DictField(child=serializers.IntegerField())
+    rake_minor = serializers.IntegerField()
+    drop_minor = serializers.IntegerField()
+    awards_verified = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    awards_claimed = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    positions = serializers.ListField(child=serializers.IntegerField())
+
+
+class HandSerializer(serializers.Serializer):
+    """A hand as its projection holds it."""
+
+    hand_id = serializers.CharField(source="id")
+    table_id = serializers.CharField()
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    button = serializers.IntegerField()
+    to_act = serializers.IntegerField(allow_null=True)
+    pot_minor = serializers.IntegerField()
+    stacks_minor = serializers.DictField(child=serializers.IntegerField())
+    rake_minor = serializers.IntegerField()
+    drop_minor = serializers.IntegerField()
+    awards_minor = serializers.DictField(child=serializers.IntegerField(), allow_null=True)

@@ -1,0 +1,213 @@
+"""The poker API: tables, buy-ins, cash-outs and hands.
+
+Table controllers write; compliance officers and auditors read. Each write
+reads its Idempotency-Key, validates its body, calls one command and answers
+201 with the outcome (a retry under the same key answers the same body,
+marked `Idempotent-Replayed: true`). An illegal action answers 422 with the
+engine's code and reason and is on the record as `poker.action_rejected`;
+state conflicts (a hand running, a hand finished or disputed) answer 409
+(casino.exception_handler).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.roles import Role
+
+from .. import commands
+from ..errors import PokerError, PokerErrorCode
+from ..events import table_stacks
+from ..models import Hand, Table
+from .serializers import (
+    ActionSerializer,
+    BuyInSerializer,
+    CashOutSerializer,
+    HandResultSerializer,
+    HandSerializer,
+    HandStartSerializer,
+    SeatResultSerializer,
+    ShowdownSerializer,
+    TableDetailsSerializer,
+    TableOpenSerializer,
+    TableSerializer,
+    VoidSerializer,
+)
+
+READERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
+WRITERS = (Role.TABLE_CONTROLLER,)
+IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
+    "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
+    description="1-200 printable ASCII characters; a retry with the same key and body"
+                " returns the first answer and writes nothing.",
+)
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Malformed request or cards."),
+    404: OpenApiResponse(ErrorSerializer, description="Unknown venue, table or hand."),
+    409: OpenApiResponse(ErrorSerializer, description="A hand is running, finished or"
+                         " disputed; or the key was reused for another request."),
+    422: OpenApiResponse(ErrorSerializer, description="Refused by a betting, buy-in or"
+                         " compliance rule (recorded)."),
+}
+
+
+def _write_schema(request_serializer, response_serializer, summary: str):
+    return extend_schema(summary=summary, request=request_serializer,
+                         parameters=[IDEMPOTENCY_KEY_HEADER],
+                         responses={201: response_serializer, **ERRORS})
+
+
+class _PokerView(APIView):
+    permission_classes = PERMISSIONS
+    roles_read = READERS
+    roles_write = WRITERS
+
+    def _body(self, request: Request, serializer: type[serializers.Serializer]
+              ) -> tuple[str, dict[str, Any]]:
+        key = idempotency_key(request)
+        body = serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return key, body.validated_data
+
+    @staticmethod
+    def _created(data: Any, replayed: bool) -> Response:
+        headers = {"Idempotent-Replayed": "true"} if replayed else {}
+        return Response(data, status=201, headers=headers)
+
+
+class TablesView(_PokerView):
+    """Open a cash-game table."""
+
+    @_write_schema(TableOpenSerializer, TableSerializer, "Open a poker table")
+    def post(self, request: Request) -> Response:
+        key, data = self._body(request, TableOpenSerializer)
+        result = commands.open_table(
+            venue=data["venue"], variant=data["variant"], structure=data["structure"],
+            small_blind_minor=data["small_blind"], big_blind_minor=data["big_blind"],
+            ante_minor=data.get("ante", 0), seats_max=data["seats_max"],
+            buy_in_minor_min=data["buy_in_min"], buy_in_minor_max=data["buy_in_max"],
+            rake=data["rake"], rake_cap_minor=data.get("rake_cap"),
+            rake_percent_basis_points=data.get("rake_percent_basis_points"),
+            jackpot=data["jackpot"], jackpot_drop_minor=data.get("jackpot_drop"),
+            actor=request.user.get_username(), idempotency_key=key)
+        return self._created(TableSerializer(result).data, result.replayed)
+
+
+class TableDetailsView(_PokerView):
+    """A table, its seats and the chips on it."""
+
+    @extend_schema(summary="A poker table",
+                   responses={200: TableDetailsSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, table_id: str) -> Response:
+        from ledger.models import Account
+
+        table = Table.objects.filter(id=table_id).first()
+        if table is None:
+            raise PokerError(PokerErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}",
+                             status=404, table_id=table_id)
+        account = Account.objects.filter(code=table_stacks(table.id)).first()
+        data = {
+            "table_id": table.id, "venue": table.venue, "currency": table.currency,
+            "rulebook": table.rulebook, "variant": table.variant,
+            "structure": table.structure, "stakes": table.stakes,
+            "seats_max": table.seats_max, "buy_in_minor_min": table.buy_in_minor_min,
+            "buy_in_minor_max": table.buy_in_minor_max, "rake": table.rake,
+            "drop": table.drop, "jackpot": table.jackpot or None,
+            "seats": list(table.seats.all()), "hands_started": table.hands_started,
+            "table_stacks_minor": account.balance_minor if account else 0,
+        }
+        return Response(TableDetailsSerializer(data).data)
+
+
+class BuyInsView(_PokerView):
+    """Money from the gaming account (or cash) onto a seat's stack."""
+
+    @_write_schema(BuyInSerializer, SeatResultSerializer, "Buy in at a table")
+    def post(self, request: Request, table_id: str) -> Response:
+        key, data = self._body(request, BuyInSerializer)
+        result = commands.buy_in(table_id=table_id, seat=data["seat"],
+                                 player_id=data["player_id"], amount_minor=data["amount"],
+                                 paid_with=data["paid_with"],
+                                 actor=request.user.get_username(), idempotency_key=key)
+        return self._created(SeatResultSerializer(result).data, result.replayed)
+
+
+class CashOutsView(_PokerView):
+    """A seat's stack back to the gaming account (or cash); the seat is freed."""
+
+    @_write_schema(CashOutSerializer, SeatResultSerializer, "Cash out from a table")
+    def post(self, request: Request, table_id: str) -> Response:
+        key, data = self._body(request, CashOutSerializer)
+        result = commands.cash_out(table_id=table_id, seat=data["seat"],
+                                   player_id=data["player_id"], paid_to=data["paid_to"],
+                                   actor=request.user.get_username(), idempotency_key=key)
+        return self._created(SeatResultSerializer(result).data, result.replayed)
+
+
+class HandsView(_PokerView):
+    """Start the table's next hand."""
+
+    @_write_schema(HandStartSerializer, HandResultSerializer, "Start a hand")
+    def post(self, request: Request, table_id: str) -> Response:
+        key, data = self._body(request, HandStartSerializer)
+        result = commands.start_hand(table_id=table_id, button=data["button"],
+                                     actor=request.user.get_username(), idempotency_key=key)
+        return self._created(HandResultSerializer(result).data, result.replayed)
+
+
+class HandDetailsView(_PokerView):
+    """A hand as its projection holds it."""
+
+    @extend_schema(summary="A poker hand",
+                   responses={200: HandSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, hand_id: str) -> Response:
+        hand = Hand.objects.filter(id=hand_id).first()
+        if hand is None:
+            raise PokerError(PokerErrorCode.UNKNOWN_HAND, f"no hand {hand_id!r}",
+                             status=404, hand_id=hand_id)
+        return Response(HandSerializer(hand).data)
+
+
+class ActionsView(_PokerView):
+    """One player action; the betting engine validates it."""
+
+    @_write_schema(ActionSerializer, HandResultSerializer, "Act in a hand")
+    def post(self, request: Request, hand_id: str) -> Response:
+        key, data = self._body(request, ActionSerializer)
+        result = commands.act(hand_id=hand_id, seat=data["seat"], kind=data["kind"],
+                              amount_minor=data.get("amount"),
+                              actor=request.user.get_username(), idempotency_key=key)
+        return self._created(HandResultSerializer(result).data, result.replayed)
+
+
+class ShowdownView(_PokerView):
+    """The cards and the claimed result; the server verifies and settles or disputes."""
+
+    @_write_schema(ShowdownSerializer, HandResultSerializer, "Show down a hand")
+    def post(self, request: Request, hand_id: str) -> Response:
+        key, data = self._body(request, ShowdownSerializer)
+        claimed: dict[int, int] = {}
+        for award in data["claimed_awards"]:
+            claimed[award["seat"]] = claimed.get(award["seat"], 0) + award["amount"]
+        result = commands.showdown(hand_id=hand_id, board=data["board"], hands=data["hands"],
+                                   claimed_awards=claimed,
+                                   actor=request.user.get_username(), idempotency_key=key)
+        return self._created(HandResultSerializer(result).data, result.replayed)
+
+
+class VoidView(_PokerView):
+    """Void a running or disputed hand: stacks back to the start of the hand."""
+
+    @_write_schema(VoidSerializer, HandResultSerializer, "Void a hand")
+    def post(self, request: Request, hand_id: str) -> Response:
+        key, data = self._body(request, VoidSerializer)
+        result = commands.void_hand(hand_id=hand_id, reason=data["reason"],
+                                    actor=request.user.get_username(), idempotency_key=key)
+        return self._created(HandResultSerializer(result).data, result.replayed)

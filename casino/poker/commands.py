@@ -1,0 +1,1174 @@
+"""Write side of poker cash games: tables, buy-ins, cash-outs and hands.
+
+Each command, in order: replay a request whose idempotency key is recorded
+(its result, or its recorded refusal); load the table or hand and the
+versions of the streams it depends on; check (a refusal by a rule is
+appended as `poker.buy_in_rejected` or `poker.action_rejected` under the
+request's key, and only then raised); decide the events and postings; one
+`append` expecting the versions read, retried from the load on StaleVersion.
+The betting rules are the engine's (casino/poker/engine): the commands
+replay a hand's accepted actions through `engine.apply` and append what it
+returns, never amounts or pots sent by a client.
+
+Money. All chips on a table are one ledger account, `table/<id>/stacks`
+(liability: the operator owes the players the chips in front of them); the
+split by seat is the Seat projection. Postings, debit positive, for an
+amount A:
+
+    buy_in      means +A             table/<id>/stacks -A
+    cash_out    table/<id>/stacks +A means -A
+    settle      table/<id>/stacks +(rake + drop)
+                house/<venue>/rake -rake           (revenue)
+                jackpot/<venue>/pending -drop      (liability)
+
+where "means" is the player's gaming account `player/<id>/account` (paid
+with or to the account) or the cage's cash `cage/<venue>/cash`. Chips that
+change hands within a hand (bets, pots, an uncalled bet returned) stay on the
+table and move no ledger account: only the house's takes leave it, at
+settlement. So every posting balances, and the table account's balance is
+always the sum of the seats' stacks (Seat.stack_minor), which change only at
+hand boundaries.
+
+Streams and the race between buy-ins and hands: a buy-in or cash-out reads
+the table's last hand number n and appends expecting `hand/<t>/<n>` at its
+version and `hand/<t>/<n+1>` still empty; `start_hand` appends expecting the
+table stream's version and `hand/<t>/<n+1>` empty. Whichever commits second
+is stale and, retried, sees the other: no chips are added or removed once a
+hand has started (000:L281), and a hand starts from the stacks it read.
+
+A hand ends settled (pots awarded: by a verified showdown, or to the last
+player in without cards, 000:L192-195), voided (stacks back to the start of
+the hand; no posting, as nothing left the table), or disputed: the claimed
+showdown result differs from `native_eval.showdown`'s, a compliance alert
+(showdown_mismatch) records both, and nothing settles until a decision.
+Decision: only `void_hand` ends a disputed hand for now; an officer's
+decision to settle it is not built yet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+import zoneinfo
+from dataclasses import asdict, dataclass
+from typing import Any, Mapping, Sequence
+
+import native_eval
+from django.db import transaction
+
+from casino import clock
+from casino.cage.commands import account_ceiling
+from casino.cage.events import cage_cash, gaming_account
+from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
+from casino.compliance.models import AlertKind
+from casino.compliance.pipeline import (
+    Attempt,
+    authorize,
+    raise_recorded_rejection,
+    venue_day,
+    verdict_record,
+)
+from casino.rules import queries as rules
+from casino.rules.models import Figure, RulebookVersion, Venue
+from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent, append
+from ledger import open_account
+from ledger.errors import AccountExists, IdempotencyConflict, InsufficientFunds, StaleVersion
+from ledger.models import Account, AccountType, Event, Stream
+from ledger.store import recorded_result
+
+from . import engine
+from .errors import PokerError, PokerErrorCode as Code
+from .events import (
+    ACTION_REJECTED,
+    ACTION_TAKEN,
+    BUY_IN_REJECTED,
+    HAND_DISPUTED,
+    HAND_SETTLED,
+    HAND_STARTED,
+    HAND_VOIDED,
+    PLAYER_BOUGHT_IN,
+    PLAYER_CASHED_OUT,
+    SCHEMA_VERSION,
+    TABLE_OPENED,
+    hand_id_of,
+    hand_stream,
+    house_rake,
+    jackpot_pending,
+    parse_hand_id,
+    table_stacks,
+    table_stream,
+)
+from .models import Seat, Table
+
+# Of n requests racing on one table at least one wins each round; a table
+# has at most a controller and a few cashiers acting at once.
+ATTEMPTS_MAX = 5
+SOURCE = "casino.poker"
+MEANS = ("account", "cash")
+PVP_GAME = "poker_pvp"
+
+
+# ---------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    table_id: str
+    venue: str
+    currency: str
+    rulebook: str
+    variant: str
+    structure: str
+    stakes: Mapping[str, int]
+    seats_max: int
+    buy_in_minor_min: int
+    buy_in_minor_max: int
+    rake: Mapping[str, Any]
+    drop: Mapping[str, Any] | None
+    jackpot: str | None
+    position: int
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """A buy-in or cash-out: the seat's stack after it."""
+
+    event_type: str
+    table_id: str
+    seat: int
+    player_id: str
+    amount_minor: int
+    method: str
+    stack_minor: int
+    position: int
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """Where a hand stands after a command; stacks are live (or final)."""
+
+    hand_id: str
+    table_id: str
+    number: int
+    state: str
+    phase: str
+    to_act: int | None
+    pot_minor: int
+    stacks_minor: Mapping[int, int]
+    rake_minor: int
+    drop_minor: int
+    awards_verified: Mapping[int, int] | None
+    awards_claimed: Mapping[int, int] | None
+    positions: tuple[int, ...]
+    replayed: bool = False
+
+
+# ---------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------
+
+
+def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: int,
+               big_blind_minor: int, ante_minor: int = 0, seats_max: int,
+               buy_in_minor_min: int, buy_in_minor_max: int, rake: str = "standard",
+               rake_cap_minor: int | None = None,
+               rake_percent_basis_points: int | None = None, jackpot: bool = False,
+               jackpot_drop_minor: int | None = None, actor: str,
+               idempotency_key: str | None = None,
+               at: dt.datetime | None = None) -> TableResult:
+    """Open a cash-game table with its stakes, seats, buy-in range and rake rule.
+
+    The rake and jackpot drop are built from the venue's rulebook in force
+    (`_house_rules`) and frozen into the table's event, so a later rulebook
+    version changes the tables opened under it only. Raises PokerError
+    (bad configuration: 400; a rule the rulebook lacks: 422), RulesError
+    (unknown venue: 404).
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_table(recorded)
+    place = rules.venue(venue)
+    at = at or clock.now()
+    rulebook = _rulebook(place, at)
+    figures = _figures(rulebook, _local_date(place, at))
+    config = _table_config(variant=variant, structure=structure,
+                           small_blind_minor=small_blind_minor,
+                           big_blind_minor=big_blind_minor, ante_minor=ante_minor,
+                           seats_max=seats_max, buy_in_minor_min=buy_in_minor_min,
+                           buy_in_minor_max=buy_in_minor_max)
+    seats_allowed = _seats_allowed(figures, jackpot=jackpot)
+    if seats_allowed is not None and seats_max > seats_allowed[0]:
+        raise PokerError(Code.TOO_MANY_SEATS,
+                         f"{rulebook.key} allows at most {seats_allowed[0]} players at"
+                         f" {'a jackpot' if jackpot else 'a'} table",
+                         limit=seats_allowed[0], seats_max=seats_max, cite=seats_allowed[1])
+    rake_rule, drop_rule = _house_rules(rulebook, figures, rake=rake,
+                                        rake_cap_minor=rake_cap_minor,
+                                        rake_percent_basis_points=rake_percent_basis_points,
+                                        jackpot=jackpot, jackpot_drop_minor=jackpot_drop_minor)
+    table_id = f"tbl-{uuid.uuid4().hex[:12]}"
+    payload = {
+        "table_id": table_id, "venue": place.code, "currency": place.currency,
+        "rulebook": rulebook.key, **config, "rake": _rule_record(rake_rule),
+        "drop": _rule_record(drop_rule) if drop_rule else None,
+        "jackpot": jackpot_pending(place.code) if drop_rule else None,
+    }
+    event = NewEvent(stream=table_stream(table_id), type=TABLE_OPENED, payload=payload,
+                     schema_version=SCHEMA_VERSION, occurred_at=at,
+                     gaming_day=venue_day(place, at))
+    accounts = [table_stacks(table_id), house_rake(place.code)]
+    if drop_rule:
+        accounts.append(jackpot_pending(place.code))
+    request = {"op": "open_table", **{k: v for k, v in payload.items() if k != "table_id"}}
+    for _ in range(ATTEMPTS_MAX):
+        try:
+            result = _append([event], accounts, venue=place, table_id=table_id, at=at,
+                             expected_versions={event.stream: 0},
+                             idempotency_key=idempotency_key, request=request, actor=actor)
+        except AccountExists:
+            continue  # a house account opened by a concurrent request: read again
+        return _table_result(result.events[0], replayed=result.replayed)
+    raise _concurrent()
+
+
+def _table_config(*, variant: str, structure: str, small_blind_minor: int,
+                  big_blind_minor: int, ante_minor: int, seats_max: int,
+                  buy_in_minor_min: int, buy_in_minor_max: int) -> dict[str, Any]:
+    """Validate a table's game configuration; return its event fields."""
+    if variant not in engine.VARIANTS or variant not in native_eval.VARIANTS:
+        raise PokerError(Code.INVALID_REQUEST, f"unknown poker variant {variant!r}",
+                         status=400, field="variant")
+    if engine.family_of(variant) is not engine.Family.BOARD:
+        # Decision: stud and draw tables need the bring-in and street
+        # openers from the dealer, which the hand commands do not take yet.
+        raise PokerError(Code.INVALID_REQUEST,
+                         f"{variant} is not offered at cash tables yet: board games only",
+                         status=400, field="variant")
+    try:
+        structure = engine.BettingStructure(structure).value
+        stakes = engine.Stakes(small_blind_minor=small_blind_minor,
+                               big_blind_minor=big_blind_minor, ante_minor=ante_minor)
+    except ValueError as error:
+        raise PokerError(Code.INVALID_REQUEST, str(error), status=400) from None
+    if big_blind_minor <= 0:
+        raise PokerError(Code.INVALID_REQUEST, "a board game table needs a big blind",
+                         status=400, field="big_blind")
+    if not 2 <= seats_max <= engine.betting.SEATS_MAX:
+        raise PokerError(Code.INVALID_REQUEST,
+                         f"seats_max must be 2 to {engine.betting.SEATS_MAX} (000:L495)",
+                         status=400, field="seats_max")
+    if not 0 < buy_in_minor_min <= buy_in_minor_max:
+        raise PokerError(Code.INVALID_REQUEST,
+                         "the buy-in range needs 0 < minimum <= maximum", status=400,
+                         field="buy_in_min")
+    return {"variant": variant, "structure": structure,
+            "stakes": {k: getattr(stakes, k) for k in ("small_blind_minor",
+                                                       "big_blind_minor", "ante_minor")},
+            "seats_max": seats_max, "buy_in_minor_min": buy_in_minor_min,
+            "buy_in_minor_max": buy_in_minor_max}
+
+
+def _seats_allowed(figures: Mapping[str, Any], *, jackpot: bool) -> tuple[int, str] | None:
+    """The rulebook's maximum players at a table (a jackpot table's, if stricter)."""
+    for key in (("table.players.max_jackpot_table",) if jackpot else ()) + (
+            "table.players.max", "table.max_seats"):
+        if key in figures:
+            return figures[key]
+    return None
+
+
+def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any], *, rake: str,
+                 rake_cap_minor: int | None, rake_percent_basis_points: int | None,
+                 jackpot: bool, jackpot_drop_minor: int | None
+                 ) -> tuple[engine.RakeRule, engine.DropRule | None]:
+    """Build the table's rake and jackpot drop from the venue's rulebook figures.
+
+    veikkaus-poker-room: rake `standard` (EUR 1 per full EUR 20) or
+    `alternative` (per full EUR 10), optional cap (000:L430-461); jackpot:
+    the bad-beat drop (000:L2869-2872). olympic-tallinn: `standard`
+    (003:L139, L143); jackpot drop 003:L141-143. RAY venues: `house_fee`, a
+    percentage the table announces (002:L283-285); jackpot: the posted
+    bad-beat amount (002:L1804). Anything else: `poker.rake_rule_not_offered`.
+    """
+    values = {key: value for key, (value, _) in figures.items()}
+    book = rulebook.rulebook_id
+    try:
+        if book == "veikkaus-poker-room" and rake in ("standard", "alternative"):
+            rake_rule: engine.RakeRule = engine.veikkaus_room_rake(
+                values, alternative=rake == "alternative", cap_minor=rake_cap_minor)
+            drop = engine.veikkaus_bad_beat_drop(values) if jackpot else None
+        elif book == "olympic-tallinn" and rake == "standard":
+            rake_rule = engine.tallinn_rake(values)
+            drop = engine.tallinn_jackpot_drop(values) if jackpot else None
+        elif book.startswith("ray-") and rake == "house_fee" and rake_percent_basis_points:
+            rake_rule = engine.ray_house_fee(values,
+                                             percent_basis_points=rake_percent_basis_points,
+                                             cap_minor=rake_cap_minor)
+            drop = (engine.ray_bad_beat_drop(values, amount_minor=jackpot_drop_minor or 0)
+                    if jackpot else None)
+        else:
+            raise ValueError(f"no rake rule {rake!r} under {rulebook.key}")
+    except ValueError as error:
+        raise PokerError(Code.RAKE_RULE_NOT_OFFERED, str(error), rulebook=rulebook.key,
+                         rake=rake, jackpot=jackpot) from None
+    return rake_rule, drop
+
+
+def _rule_record(rule: engine.RakeRule | engine.DropRule) -> dict[str, Any]:
+    kind = {engine.BlockRake: "block", engine.PercentRake: "percent",
+            engine.TimeCharge: "time", engine.DropRule: "drop"}[type(rule)]
+    return {"kind": kind, **{k: (str(v) if isinstance(v, str) else v)
+                             for k, v in asdict(rule).items()}}
+
+
+def _rule_from(record: Mapping[str, Any]) -> Any:
+    fields = {k: v for k, v in record.items() if k != "kind"}
+    if record["kind"] == "block":
+        return engine.BlockRake(**fields)
+    if record["kind"] == "percent":
+        return engine.PercentRake(**{**fields, "rounding": engine.Rounding(fields["rounding"])})
+    if record["kind"] == "time":
+        return engine.TimeCharge(**{**fields, "basis": engine.TimeChargeBasis(fields["basis"])})
+    return engine.DropRule(**fields)
+
+
+# ---------------------------------------------------------------------------
+# Buy-in and cash-out
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableContext:
+    """A table between commands: its seats, last hand and stream versions."""
+
+    table: Table
+    seats: dict[int, Seat]
+    last_hand: int
+    last_hand_running: bool
+    versions: dict[str, int]
+
+
+def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
+           paid_with: str = "account", actor: str, idempotency_key: str | None = None,
+           at: dt.datetime | None = None) -> SeatResult:
+    """Move money from the player's gaming account (or cash) onto a seat's stack.
+
+    A first buy-in is between the table's minimum and maximum; a top-up
+    between hands may not take the stack over the maximum (000:L545-546), and
+    a stack under one big blind must be topped up by at least the minimum
+    (000:L541-543). Refused while a hand runs (000:L281). A refusal by these
+    rules is recorded (`poker.buy_in_rejected`) and raised as PokerError; the
+    compliance pipeline's (identity, age, self-exclusion) as AttemptRejected.
+    Not enough in the gaming account: `poker.insufficient_funds`, nothing
+    written.
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_seat(recorded, PLAYER_BOUGHT_IN)
+    _check_means(paid_with, "paid_with")
+    _check_amount(amount_minor)
+    at = at or clock.now()
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_table(table_id)
+        table = ctx.table
+        _check_seat_number(table, seat)
+        place = rules.venue(table.venue)
+        failure = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
+                                  amount_minor=amount_minor)
+        if failure is not None:
+            _record_rejection(BUY_IN_REJECTED, table_stream(table_id), failure,
+                              {"table_id": table_id, "seat": seat, "player_id": player_id,
+                               "amount_minor": amount_minor},
+                              place=place, at=at, actor=actor,
+                              idempotency_key=idempotency_key)
+            raise failure
+        verdict = authorize(Attempt(kind="buy_in", venue=table.venue, amount_minor=amount_minor,
+                                    currency=table.currency, player_id=player_id,
+                                    game=PVP_GAME, category="pvp", at=at),
+                            actor=actor, idempotency_key=idempotency_key)
+        means = _means_account(paid_with, player_id, table.venue)
+        if paid_with == "account" and not Account.objects.filter(code=means).exists():
+            raise _insufficient(means, 0, amount_minor)
+        stack_after = ctx.seats[seat].stack_minor + amount_minor
+        event = NewEvent(
+            stream=table_stream(table_id), type=PLAYER_BOUGHT_IN,
+            payload={"table_id": table_id, "seat": seat, "player_id": player_id,
+                     "amount_minor": amount_minor, "paid_with": paid_with,
+                     "stack_minor_after": stack_after, "verdict": verdict_record(verdict)},
+            postings=(Posting(means, amount_minor, table.currency),
+                      Posting(table_stacks(table_id), -amount_minor, table.currency)),
+            schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=venue_day(place, at))
+        try:
+            result = _append([event], [means], venue=place, table_id=table_id, at=at,
+                             expected_versions=ctx.versions, idempotency_key=idempotency_key,
+                             request={"op": "buy_in", "table_id": table_id, "seat": seat,
+                                      "player_id": player_id, "amount_minor": amount_minor,
+                                      "paid_with": paid_with}, actor=actor)
+        except (StaleVersion, AccountExists):
+            continue
+        except InsufficientFunds as error:
+            raise _insufficient(means, error.details.get("balance_minor", 0),
+                                amount_minor) from None
+        return _seat_result(result.events[0], replayed=result.replayed)
+    raise _concurrent()
+
+
+def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str,
+                    amount_minor: int) -> PokerError | None:
+    """Why this buy-in is refused by the table's rules, or None (pure)."""
+    table = ctx.table
+    if ctx.last_hand_running:
+        return _hand_running(table.id, ctx.last_hand)
+    sitting = ctx.seats[seat]
+    if sitting.player_id and sitting.player_id != player_id:
+        return PokerError(Code.SEAT_TAKEN, f"seat {seat} is taken", status=409, seat=seat)
+    elsewhere = [n for n, s in ctx.seats.items() if s.player_id == player_id and n != seat]
+    if elsewhere:
+        return PokerError(Code.NOT_SEATED_HERE,
+                          f"the player sits at seat {elsewhere[0]} of this table",
+                          status=409, seat=elsewhere[0])
+    stack = sitting.stack_minor if sitting.player_id else 0
+    limits = dict(limit_minor_min=table.buy_in_minor_min, limit_minor_max=table.buy_in_minor_max,
+                  amount_minor=amount_minor, stack_minor=stack, rulebook=table.rulebook)
+    if stack + amount_minor > table.buy_in_minor_max:
+        return PokerError(Code.BUY_IN_ABOVE_MAXIMUM,
+                          f"the stack would be {stack + amount_minor}, over the table's"
+                          f" maximum buy-in {table.buy_in_minor_max}",
+                          cite="000:L535-546", **limits)
+    big_blind = table.stakes["big_blind_minor"]
+    if stack < big_blind and amount_minor < table.buy_in_minor_min:
+        return PokerError(Code.BUY_IN_BELOW_MINIMUM,
+                          f"{amount_minor} is under the table's minimum buy-in"
+                          f" {table.buy_in_minor_min}",
+                          cite="000:L535-546, L541-543", **limits)
+    return None
+
+
+def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "account",
+             actor: str, idempotency_key: str | None = None,
+             at: dt.datetime | None = None) -> SeatResult:
+    """Take a seat's whole stack off the table into the gaming account (or cash).
+
+    The player leaves the seat. Refused while a hand runs (000:L281): 409,
+    nothing written.
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_seat(recorded, PLAYER_CASHED_OUT)
+    _check_means(paid_to, "paid_to")
+    at = at or clock.now()
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_table(table_id)
+        table = ctx.table
+        _check_seat_number(table, seat)
+        place = rules.venue(table.venue)
+        if ctx.last_hand_running:
+            raise _hand_running(table_id, ctx.last_hand)
+        sitting = ctx.seats[seat]
+        if not sitting.player_id:
+            raise PokerError(Code.SEAT_EMPTY, f"seat {seat} is empty", status=409, seat=seat)
+        if sitting.player_id != player_id:
+            raise PokerError(Code.NOT_SEATED_HERE, f"seat {seat} is not this player's",
+                             status=409, seat=seat)
+        amount = sitting.stack_minor
+        means = _means_account(paid_to, player_id, table.venue)
+        postings = ((Posting(table_stacks(table_id), amount, table.currency),
+                     Posting(means, -amount, table.currency)) if amount else ())
+        event = NewEvent(
+            stream=table_stream(table_id), type=PLAYER_CASHED_OUT,
+            payload={"table_id": table_id, "seat": seat, "player_id": player_id,
+                     "amount_minor": amount, "paid_to": paid_to},
+            postings=postings, schema_version=SCHEMA_VERSION, occurred_at=at,
+            gaming_day=venue_day(place, at))
+        try:
+            result = _append([event], [means] if amount else [], venue=place,
+                             table_id=table_id, at=at, expected_versions=ctx.versions,
+                             idempotency_key=idempotency_key,
+                             request={"op": "cash_out", "table_id": table_id, "seat": seat,
+                                      "player_id": player_id, "paid_to": paid_to},
+                             actor=actor)
+        except (StaleVersion, AccountExists):
+            continue
+        return _seat_result(result.events[0], replayed=result.replayed)
+    raise _concurrent()
+
+
+def load_table(table_id: str) -> TableContext:
+    """Load a table, its seats, its last hand and the versions a write expects.
+
+    The versions are read first, so anything read after them is at least as
+    new and any later change makes the append stale.
+    """
+    table = Table.objects.filter(id=table_id).first()
+    if table is None:
+        raise PokerError(Code.UNKNOWN_TABLE, f"no table {table_id!r}", status=404,
+                         table_id=table_id)
+    for _ in range(ATTEMPTS_MAX):
+        last = table.hands_started
+        streams = [table_stream(table_id), hand_stream(table_id, last + 1)]
+        if last:
+            streams.append(hand_stream(table_id, last))
+        versions = _versions(streams)
+        table.refresh_from_db()
+        # A hand started between the two reads: its stream was not read.
+        if table.hands_started == last:
+            break
+    else:
+        raise _concurrent()
+    seats = {s.number: s for s in Seat.objects.filter(table=table)}
+    running = False
+    if last:
+        running = not _hand_final(_hand_events(table_id, last))
+    return TableContext(table, seats, last, running, versions)
+
+
+# ---------------------------------------------------------------------------
+# Hands
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandContext:
+    """A hand rebuilt from its events: the engine state and where it stands."""
+
+    table: Table
+    number: int
+    started: Mapping[str, Any]
+    state: engine.HandState
+    status: str            # "running" | "settled" | "disputed" | "voided"
+    version: int
+
+    @property
+    def stream(self) -> str:
+        return hand_stream(self.table.id, self.number)
+
+    @property
+    def hand_id(self) -> str:
+        return hand_id_of(self.table.id, self.number)
+
+
+def start_hand(*, table_id: str, button: int, actor: str,
+               idempotency_key: str | None = None,
+               at: dt.datetime | None = None) -> HandResult:
+    """Deal a hand to every seated player with chips; post the forced bets.
+
+    The previous hand must be settled or voided; two players with chips are
+    needed (000:L495). Refusals are 409s and write nothing.
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_hand(recorded, (HAND_STARTED,))
+    at = at or clock.now()
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_table(table_id)
+        table = ctx.table
+        _check_seat_number(table, button, field="button")
+        if ctx.last_hand_running:
+            raise _hand_running(table_id, ctx.last_hand)
+        stacks = {n: s.stack_minor for n, s in ctx.seats.items()
+                  if s.player_id and s.stack_minor > 0}
+        if len(stacks) < 2:
+            raise PokerError(Code.TOO_FEW_PLAYERS, "a hand needs two players with chips",
+                             status=409, players=len(stacks), cite="000:L495")
+        number = ctx.last_hand + 1
+        started = {
+            "hand_id": hand_id_of(table_id, number), "table_id": table_id, "number": number,
+            "venue": table.venue, "currency": table.currency, "variant": table.variant,
+            "structure": table.structure, "stakes": dict(table.stakes), "button": button,
+            "stacks_minor": {str(n): v for n, v in stacks.items()},
+            "players": {str(n): ctx.seats[n].player_id for n in stacks},
+        }
+        try:
+            state = _start_state(started)
+        except (engine.IllegalAction, ValueError) as error:
+            raise PokerError(getattr(error, "code", Code.INVALID_REQUEST), str(error),
+                             status=400) from None
+        payload = {**started, **_live(state)}
+        place = rules.venue(table.venue)
+        event = NewEvent(stream=hand_stream(table_id, number), type=HAND_STARTED,
+                         payload=payload, schema_version=SCHEMA_VERSION, occurred_at=at,
+                         gaming_day=venue_day(place, at))
+        try:
+            result = append([event], expected_versions=ctx.versions,
+                            idempotency_key=idempotency_key,
+                            request={"op": "start_hand", "table_id": table_id,
+                                     "button": button},
+                            metadata=Metadata(actor=actor, source=SOURCE))
+        except StaleVersion:
+            continue
+        return _hand_result(result.events, replayed=result.replayed)
+    raise _concurrent()
+
+
+def act(*, hand_id: str, seat: int, kind: str, amount_minor: int | None = None,
+        actor: str, idempotency_key: str | None = None,
+        at: dt.datetime | None = None) -> HandResult:
+    """Apply one player action; the engine decides whether it is legal.
+
+    An illegal action is appended as `poker.action_rejected` (code, reason,
+    limit) and raised as PokerError 422; nothing else changes. When every
+    other player has folded, the same append settles the hand without a
+    showdown: the uncalled bet goes back, rake and drop are taken, and the
+    last player wins the pots, no cards needed (000:L192-195, L1824-1832).
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_hand(recorded, (ACTION_TAKEN,), rejected=ACTION_REJECTED)
+    at = at or clock.now()
+    action = engine.Action(seat, kind, amount_minor)
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_hand(hand_id)
+        _check_running(ctx)
+        place = rules.venue(ctx.table.venue)
+        try:
+            state = engine.apply(ctx.state, action)
+        except engine.IllegalAction as illegal:
+            refusal = PokerError(illegal.code, illegal.message, status=illegal.status,
+                                 **illegal.details)
+            _record_rejection(ACTION_REJECTED, ctx.stream, refusal,
+                              {"hand_id": ctx.hand_id, "seat": seat, "kind": str(kind),
+                               "amount_minor": amount_minor},
+                              place=place, at=at, actor=actor,
+                              idempotency_key=idempotency_key)
+            raise refusal from None
+        payload = {"hand_id": ctx.hand_id, "seat": seat, "kind": str(kind),
+                   "amount_minor": amount_minor, "record": asdict(state.log[-1]),
+                   **_live(state)}
+        day = venue_day(place, at)
+        events = [NewEvent(stream=ctx.stream, type=ACTION_TAKEN, payload=payload,
+                           schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)]
+        if state.phase is engine.Phase.COMPLETE:
+            decided = _decide_settlement(ctx, state)
+            awards = {decided.winner: engine.award_without_showdown(decided.pots_net,
+                                                                    decided.winner)}
+            events.append(_settled_event(ctx, state, decided, awards, claimed=None, board=None,
+                                         hands=None, at=at, day=day))
+        try:
+            result = append(events, expected_versions={ctx.stream: ctx.version},
+                            idempotency_key=idempotency_key,
+                            request={"op": "act", "hand_id": hand_id, "seat": seat,
+                                     "kind": str(kind), "amount_minor": amount_minor},
+                            metadata=Metadata(actor=actor, source=SOURCE))
+        except StaleVersion:
+            continue
+        return _hand_result(result.events, replayed=result.replayed)
+    raise _concurrent()
+
+
+def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, Any],
+             claimed_awards: Mapping[int, int], actor: str,
+             idempotency_key: str | None = None, at: dt.datetime | None = None
+             ) -> HandResult:
+    """Verify the controller's showdown result with native_eval; settle or dispute.
+
+    The pots are the engine's, from the contributions (never the client's),
+    after the uncalled bet went back and the rake and drop were taken.
+    `native_eval.showdown` awards them from the cards. When the claimed
+    awards (seat -> amount) equal the verified ones the hand settles: the
+    rake and drop are posted and the stacks paid. When they differ the hand
+    is disputed: `poker.hand_disputed` and a `compliance.alert_raised`
+    (showdown_mismatch) hold both results, and no money moves.
+
+    Raises PokerError: the betting is not over (409), the hand is finished
+    or disputed (409), cards the evaluator refuses (400; nothing written).
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_hand(recorded, (HAND_SETTLED, HAND_DISPUTED))
+    at = at or clock.now()
+    claimed = {int(seat): int(amount) for seat, amount in claimed_awards.items() if amount}
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_hand(hand_id)
+        _check_running(ctx)
+        state = ctx.state
+        if state.phase is not engine.Phase.SHOWDOWN:
+            raise PokerError(Code.HAND_NOT_AT_SHOWDOWN,
+                             "the betting is not over: no showdown yet", status=409,
+                             phase=str(state.phase))
+        decided = _decide_settlement(ctx, state)
+        live = set(state.live_seats)
+        shown = {int(seat): cards for seat, cards in hands.items()}
+        if set(shown) != live:
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             "give the cards of every player still in the hand, and only"
+                             " theirs", status=400, live_seats=sorted(live),
+                             seats_given=sorted(shown))
+        try:
+            verified_result = native_eval.showdown(
+                state.variant, board, shown,
+                [(pot.amount_minor, pot.eligible_seats) for pot in decided.pots_net],
+                state.button)
+        except ValueError as error:
+            raise PokerError(Code.INVALID_SHOWDOWN, str(error), status=400) from None
+        verified = {seat: amount for seat, amount in verified_result.awards.items() if amount}
+        board_record = board if isinstance(board, str) else list(board)
+        cards_record = {str(seat): (c if isinstance(c, str) else list(c))
+                        for seat, c in shown.items()}
+        place = rules.venue(ctx.table.venue)
+        day = venue_day(place, at)
+        if claimed == verified:
+            events = [_settled_event(ctx, state, decided, verified, claimed=claimed,
+                                     board=board_record, hands=cards_record, at=at, day=day)]
+        else:
+            events = _disputed_events(ctx, decided, verified, claimed, board_record,
+                                      cards_record, at=at, day=day)
+        try:
+            result = append(events, expected_versions={ctx.stream: ctx.version},
+                            idempotency_key=idempotency_key,
+                            request={"op": "showdown", "hand_id": hand_id,
+                                     "board": board_record, "hands": cards_record,
+                                     "claimed": {str(k): v for k, v in claimed.items()}},
+                            metadata=Metadata(actor=actor, source=SOURCE))
+        except StaleVersion:
+            continue
+        return _hand_result(result.events, replayed=result.replayed)
+    raise _concurrent()
+
+
+def void_hand(*, hand_id: str, reason: str, actor: str,
+              idempotency_key: str | None = None,
+              at: dt.datetime | None = None) -> HandResult:
+    """Void a running or disputed hand: every bet returned, stacks as at its start.
+
+    No posting: the chips never left the table account. A settled or voided
+    hand cannot be voided (409).
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_hand(recorded, (HAND_VOIDED,))
+    at = at or clock.now()
+    if not reason or not reason.strip():
+        raise PokerError(Code.INVALID_REQUEST, "give the reason for voiding the hand",
+                         status=400, field="reason")
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_hand(hand_id)
+        if ctx.status in ("settled", "voided"):
+            raise _finished(ctx)
+        place = rules.venue(ctx.table.venue)
+        payload = {"hand_id": ctx.hand_id, "table_id": ctx.table.id, "reason": reason,
+                   "stacks_minor_after": dict(ctx.started["stacks_minor"]),
+                   "pot_minor": 0}
+        event = NewEvent(stream=ctx.stream, type=HAND_VOIDED, payload=payload,
+                         schema_version=SCHEMA_VERSION, occurred_at=at,
+                         gaming_day=venue_day(place, at))
+        try:
+            result = append([event], expected_versions={ctx.stream: ctx.version},
+                            idempotency_key=idempotency_key,
+                            request={"op": "void_hand", "hand_id": hand_id, "reason": reason},
+                            metadata=Metadata(actor=actor, source=SOURCE))
+        except StaleVersion:
+            continue
+        return _hand_result(result.events, replayed=result.replayed)
+    raise _concurrent()
+
+
+def load_hand(hand_id: str) -> HandContext:
+    """Rebuild a hand from its stream: replay its accepted actions through the engine."""
+    parsed = parse_hand_id(hand_id)
+    table = Table.objects.filter(id=parsed[0]).first() if parsed else None
+    if table is None:
+        raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}", status=404,
+                         hand_id=hand_id)
+    number = parsed[1]
+    stream = hand_stream(table.id, number)
+    version = _versions([stream])[stream]
+    events = _hand_events(table.id, number)
+    if not events:
+        raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}", status=404,
+                         hand_id=hand_id)
+    started = events[0].payload
+    state = _start_state(started)
+    status = "running"
+    for event in events[1:]:
+        p = event.payload
+        if event.type == ACTION_TAKEN:
+            state = engine.apply(state, engine.Action(p["seat"], p["kind"], p["amount_minor"]))
+        elif event.type == HAND_SETTLED:
+            status = "settled"
+        elif event.type == HAND_VOIDED:
+            status = "voided"
+        elif event.type == HAND_DISPUTED:
+            status = "disputed"
+    return HandContext(table, number, started, state, status, version)
+
+
+def _start_state(started: Mapping[str, Any]) -> engine.HandState:
+    return engine.start_hand(started["variant"], started["structure"],
+                             engine.Stakes(**started["stakes"]),
+                             {int(n): v for n, v in started["stacks_minor"].items()},
+                             started["button"])
+
+
+def _live(state: engine.HandState) -> dict[str, Any]:
+    """What an event records of the engine state after it (for the projection)."""
+    return {"phase": str(state.phase), "to_act": state.to_act, "pot_minor": state.pot_minor,
+            "street": state.street.name,
+            "stacks_minor_live": {str(p.seat): p.stack_minor for p in state.players}}
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A finished hand's money: returned bet, pots, takes and the pots to award."""
+
+    settlement: engine.Settlement
+    rake: engine.RakeResult
+    drop: engine.DropResult
+    pots_net: tuple[engine.Pot, ...]
+    winner: int | None
+
+
+def _decide_settlement(ctx: HandContext, state: engine.HandState) -> Decided:
+    """Return the uncalled bet, the pots, rake and drop of a finished hand (pure)."""
+    settlement = engine.settle_hand(state)
+    rake_rule = _rule_from(ctx.table.rake)
+    rake = engine.rake_for(rake_rule, settlement.pots, reached_flop=state.reached_flop,
+                           players_dealt=len(state.players))
+    if ctx.table.drop:
+        drop = engine.drop_for(_rule_from(ctx.table.drop), settlement.pots,
+                               players_dealt=len(state.players),
+                               betting_rounds_reached=state.betting_rounds_reached, rake=rake)
+    else:
+        zero = tuple(0 for _ in settlement.pots)
+        drop = engine.DropResult(zero, 0, "no_jackpot", "")
+    pots_net = engine.net_pots(settlement.pots, rake.per_pot_minor, drop.per_pot_minor)
+    return Decided(settlement, rake, drop, pots_net, state.winner_without_showdown)
+
+
+def _pots(pots: Sequence[engine.Pot]) -> list[dict[str, Any]]:
+    return [{"amount_minor": p.amount_minor, "eligible_seats": list(p.eligible_seats)}
+            for p in pots]
+
+
+def _settled_event(ctx: HandContext, state: engine.HandState, decided: Decided,
+                   awards: Mapping[int, int], *, claimed: Mapping[int, int] | None,
+                   board: Any, hands: Any, at: dt.datetime, day: dt.date) -> NewEvent:
+    """The settlement: stacks paid, rake to the house, drop to the jackpot."""
+    stacks = {p.seat: p.stack_minor for p in state.players}
+    for seat, amount in decided.settlement.returned_minor:
+        stacks[seat] += amount
+    for seat, amount in awards.items():
+        stacks[seat] += amount
+    start_total = sum(ctx.started["stacks_minor"].values())
+    taken = decided.rake.total_minor + decided.drop.total_minor
+    if sum(stacks.values()) + taken != start_total:
+        raise InvariantViolation(
+            f"hand {ctx.hand_id}: {sum(stacks.values())} in stacks + {taken} taken"
+            f" != {start_total} at the start")
+    table = ctx.table
+    postings = []
+    if taken:
+        postings.append(Posting(table_stacks(table.id), taken, table.currency))
+    if decided.rake.total_minor:
+        postings.append(Posting(house_rake(table.venue), -decided.rake.total_minor,
+                                table.currency))
+    if decided.drop.total_minor:
+        postings.append(Posting(table.jackpot, -decided.drop.total_minor, table.currency))
+    payload = {
+        "hand_id": ctx.hand_id, "table_id": table.id, "showdown": claimed is not None,
+        "returned": [list(r) for r in decided.settlement.returned_minor],
+        "pots": _pots(decided.settlement.pots),
+        "rake": {**asdict(decided.rake), "per_pot_minor": list(decided.rake.per_pot_minor)},
+        "drop": {**asdict(decided.drop), "per_pot_minor": list(decided.drop.per_pot_minor)},
+        "pots_net": _pots(decided.pots_net),
+        "awards_verified": {str(k): v for k, v in awards.items()},
+        "awards_claimed": ({str(k): v for k, v in claimed.items()}
+                           if claimed is not None else None),
+        "board": board, "hands": hands,
+        "stacks_minor_after": {str(k): v for k, v in stacks.items()},
+        "pot_minor": 0,
+    }
+    return NewEvent(stream=ctx.stream, type=HAND_SETTLED, payload=payload,
+                    postings=tuple(postings), schema_version=SCHEMA_VERSION,
+                    occurred_at=at, gaming_day=day)
+
+
+def _disputed_events(ctx: HandContext, decided: Decided, verified: Mapping[int, int],
+                     claimed: Mapping[int, int], board: Any, hands: Any, *,
+                     at: dt.datetime, day: dt.date) -> list[NewEvent]:
+    """The dispute and its compliance alert, both results in each (no postings)."""
+    verified_record = {str(k): v for k, v in verified.items()}
+    claimed_record = {str(k): v for k, v in claimed.items()}
+    payload = {"hand_id": ctx.hand_id, "table_id": ctx.table.id,
+               "pots_net": _pots(decided.pots_net), "awards_verified": verified_record,
+               "awards_claimed": claimed_record, "board": board, "hands": hands,
+               "pot_minor": ctx.state.pot_minor}
+    alert = {
+        "kind": AlertKind.SHOWDOWN_MISMATCH.value,
+        "summary": (f"hand {ctx.hand_id} at {ctx.table.venue}: the claimed showdown"
+                    f" result {claimed_record} differs from the verified {verified_record}"),
+        "player_id": "",
+        "venue": ctx.table.venue,
+        "details": {**payload,
+                    "hint": ("The hand is held: compare the cards with the table's"
+                             " surveillance, then decide or void the hand.")},
+    }
+    return [NewEvent(stream=ctx.stream, type=HAND_DISPUTED, payload=payload,
+                     schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day),
+            NewEvent(stream=ctx.stream, type=ALERT_RAISED, payload=alert, occurred_at=at,
+                     gaming_day=day)]
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def _rulebook(place: Venue, at: dt.datetime) -> RulebookVersion:
+    return rules.rulebook_in_force(place.rulebook_id, _local_date(place, at))
+
+
+def _local_date(place: Venue, at: dt.datetime) -> dt.date:
+    return at.astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
+
+
+def _figures(rulebook: RulebookVersion, on: dt.date) -> dict[str, tuple[Any, str]]:
+    """The rulebook's figures in force on a venue-local day: key -> (value, cite)."""
+    return {row.figure_key: (row.value, row.cite)
+            for row in Figure.objects.filter(rulebook=rulebook)
+            if row.effective_from is None or row.effective_from <= on}
+
+
+def _versions(streams: Sequence[str]) -> dict[str, int]:
+    found = dict(Stream.objects.filter(name__in=streams).values_list("name", "version"))
+    return {stream: found.get(stream, 0) for stream in streams}
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredEvent:
+    type: str
+    payload: Mapping[str, Any]
+
+
+def _hand_events(table_id: str, number: int) -> list[_StoredEvent]:
+    rows = (Event.objects.filter(stream=hand_stream(table_id, number))
+            .exclude(type__in=(ACTION_REJECTED, ALERT_RAISED)).order_by("version")
+            .values_list("type", "payload"))
+    return [_StoredEvent(t, p) for t, p in rows]
+
+
+def _hand_final(events: Sequence[_StoredEvent]) -> bool:
+    return any(e.type in (HAND_SETTLED, HAND_VOIDED) for e in events)
+
+
+def _check_running(ctx: HandContext) -> None:
+    if ctx.status in ("settled", "voided"):
+        raise _finished(ctx)
+    if ctx.status == "disputed":
+        raise PokerError(Code.HAND_DISPUTED,
+                         f"hand {ctx.hand_id} is disputed: it settles only by a decision,"
+                         " or is voided", status=409, hand_id=ctx.hand_id)
+
+
+def _finished(ctx: HandContext) -> PokerError:
+    return PokerError(Code.HAND_FINISHED, f"hand {ctx.hand_id} is {ctx.status}",
+                      status=409, hand_id=ctx.hand_id, state=ctx.status)
+
+
+def _hand_running(table_id: str, number: int) -> PokerError:
+    return PokerError(Code.HAND_IN_PROGRESS,
+                      f"hand {hand_id_of(table_id, number)} is running: no chips are added"
+                      " or removed until it ends", status=409,
+                      hand_id=hand_id_of(table_id, number), cite="000:L281")
+
+
+def _check_means(method: str, field: str) -> None:
+    if method not in MEANS:
+        raise PokerError(Code.INVALID_REQUEST, f"{field} must be one of {', '.join(MEANS)}",
+                         status=400, field=field)
+
+
+def _check_amount(amount_minor: int) -> None:
+    if type(amount_minor) is not int or amount_minor <= 0:
+        raise PokerError(Code.INVALID_REQUEST, "amount_minor must be a positive integer",
+                         status=400, field="amount")
+
+
+def _check_seat_number(table: Table, seat: int, field: str = "seat") -> None:
+    if type(seat) is not int or not 1 <= seat <= table.seats_max:
+        raise PokerError(Code.INVALID_REQUEST,
+                         f"{field} must be a seat from 1 to {table.seats_max}", status=400,
+                         field=field)
+
+
+def _means_account(method: str, player_id: str, venue: str) -> str:
+    return gaming_account(player_id) if method == "account" else cage_cash(venue)
+
+
+def _insufficient(account: str, balance: int, amount_minor: int) -> PokerError:
+    return PokerError(Code.INSUFFICIENT_FUNDS,
+                      f"the gaming account holds {balance}, less than the {amount_minor}"
+                      " asked; there is no credit (002:L3033)", account=account,
+                      balance_minor=balance, amount_minor=amount_minor, cite="002:L3033")
+
+
+def _concurrent() -> PokerError:
+    return PokerError(Code.CONCURRENT_UPDATE,
+                      "the table changed during the request each time it was tried;"
+                      " send it again", status=409, attempts=ATTEMPTS_MAX)
+
+
+def _record_rejection(event_type: str, stream: str, refusal: PokerError,
+                      request: Mapping[str, Any], *, place: Venue, at: dt.datetime,
+                      actor: str, idempotency_key: str | None) -> None:
+    """Append a refusal under the request's key, before it is raised."""
+    payload = {**request, "code": str(refusal.code), "message": refusal.message,
+               "status": refusal.status, "details": _json(refusal.details)}
+    append([NewEvent(stream=stream, type=event_type, payload=payload,
+                     schema_version=SCHEMA_VERSION, occurred_at=at,
+                     gaming_day=venue_day(place, at))],
+           idempotency_key=idempotency_key, metadata=Metadata(actor=actor, source=SOURCE))
+
+
+def _json(details: Mapping[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in details.items():
+        if isinstance(value, (tuple, set, frozenset)):
+            value = list(value)
+        out[key] = value
+    return out
+
+
+def _append(events: list[NewEvent], accounts: Sequence[str], *, venue: Venue, table_id: str,
+            at: dt.datetime, expected_versions: Mapping[str, int],
+            idempotency_key: str | None, request: Mapping[str, Any], actor: str):
+    """Append the events, first opening any account they need that is missing.
+
+    The openings share the events' transaction, so a refused append leaves
+    no account behind.
+    """
+    metadata = Metadata(actor=actor, source=SOURCE)
+    arguments = dict(expected_versions=dict(expected_versions),
+                     idempotency_key=idempotency_key, request=dict(request), metadata=metadata)
+    existing = set(Account.objects.filter(code__in=accounts).values_list("code", flat=True))
+    missing = [code for code in accounts if code not in existing]
+    if not missing:
+        return append(events, **arguments)
+    with transaction.atomic():
+        for code in missing:
+            open_account(**_account_terms(code, venue=venue, table_id=table_id, at=at),
+                         metadata=metadata)
+        return append(events, **arguments)
+
+
+def _account_terms(code: str, *, venue: Venue, table_id: str, at: dt.datetime
+                   ) -> dict[str, Any]:
+    """Return the type, name and constraints an account of poker opens with."""
+    currency = venue.currency
+    if code == table_stacks(table_id):
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Chips on table {table_id}", must_not_go_negative=True)
+    if code == house_rake(venue.code):
+        return dict(code=code, type=AccountType.REVENUE, currency=currency,
+                    name=f"Poker rake at {venue.code}")
+    if code == jackpot_pending(venue.code):
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Jackpot drops pending at {venue.code}", must_not_go_negative=True)
+    if code == cage_cash(venue.code):
+        # The cage's own terms (casino/cage/commands.py): cash has no floor.
+        return dict(code=code, type=AccountType.ASSET, currency=currency,
+                    name=f"Cage cash at {venue.code}")
+    if code.startswith("player/") and code.endswith("/account"):
+        # A cash-out to an account the cage never opened: the cage's terms.
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Gaming account of player {code.split('/')[1]}",
+                    must_not_go_negative=True,
+                    balance_max_minor=account_ceiling(_local_date(venue, at)))
+    raise InvariantViolation(f"poker does not open account {code}")
+
+
+# ---------------------------------------------------------------------------
+# Results and replays
+# ---------------------------------------------------------------------------
+
+
+def _table_result(event: RecordedEvent, *, replayed: bool) -> TableResult:
+    p = event.payload
+    return TableResult(
+        table_id=p["table_id"], venue=p["venue"], currency=p["currency"],
+        rulebook=p["rulebook"], variant=p["variant"], structure=p["structure"],
+        stakes=p["stakes"], seats_max=p["seats_max"], buy_in_minor_min=p["buy_in_minor_min"],
+        buy_in_minor_max=p["buy_in_minor_max"], rake=p["rake"], drop=p["drop"],
+        jackpot=p["jackpot"], position=event.position, replayed=replayed)
+
+
+def _seat_result(event: RecordedEvent, *, replayed: bool) -> SeatResult:
+    p = event.payload
+    bought = event.type == PLAYER_BOUGHT_IN
+    return SeatResult(
+        event_type=event.type, table_id=p["table_id"], seat=p["seat"],
+        player_id=p["player_id"], amount_minor=p["amount_minor"],
+        method=p["paid_with"] if bought else p["paid_to"],
+        stack_minor=p["stack_minor_after"] if bought else 0, position=event.position,
+        replayed=replayed)
+
+
+def _hand_result(events: Sequence[RecordedEvent], *, replayed: bool) -> HandResult:
+    """Describe the hand as the last of the written hand events left it."""
+    hand_events = [e for e in events if e.type != ALERT_RAISED]
+    last = hand_events[-1]
+    p = last.payload
+    table_id, number = parse_hand_id(p["hand_id"])
+    state, phase = {
+        HAND_SETTLED: ("settled", "complete"),
+        HAND_VOIDED: ("voided", "complete"),
+        HAND_DISPUTED: ("disputed", "showdown"),
+    }.get(last.type, (None, p.get("phase")))
+    if state is None:
+        state = {"showdown": "showdown", "complete": "settled"}.get(phase, "betting")
+    stacks = p.get("stacks_minor_after") or p.get("stacks_minor_live") or {}
+    return HandResult(
+        hand_id=p["hand_id"], table_id=table_id, number=number, state=state, phase=phase,
+        to_act=p.get("to_act") if last.type in (HAND_STARTED, ACTION_TAKEN) else None,
+        pot_minor=p.get("pot_minor", 0),
+        stacks_minor={int(k): v for k, v in stacks.items()},
+        rake_minor=p["rake"]["total_minor"] if "rake" in p else 0,
+        drop_minor=p["drop"]["total_minor"] if "drop" in p else 0,
+        awards_verified=_int_keys(p.get("awards_verified")),
+        awards_claimed=_int_keys(p.get("awards_claimed")),
+        positions=tuple(e.position for e in events), replayed=replayed)
+
+
+def _int_keys(mapping: Mapping[str, int] | None) -> dict[int, int] | None:
+    return None if mapping is None else {int(k): v for k, v in mapping.items()}
+
+
+def _conflict(first: RecordedEvent) -> IdempotencyConflict:
+    return IdempotencyConflict("this idempotency key was already used for a different request",
+                               idempotency_key=first.idempotency_key)
+
+
+def _raise_recorded_refusal(first: RecordedEvent) -> None:
+    p = first.payload
+    raise PokerError(p["code"], p["message"], status=p["status"], **p["details"])
+
+
+def _replay_table(events: Sequence[RecordedEvent]) -> TableResult:
+    first = events[0]
+    if first.type != TABLE_OPENED:
+        raise _conflict(first)
+    return _table_result(first, replayed=True)
+
+
+def _replay_seat(events: Sequence[RecordedEvent], event_type: str) -> SeatResult:
+    first = events[0]
+    if first.type == ATTEMPT_REJECTED:
+        raise_recorded_rejection(events)
+    if first.type == BUY_IN_REJECTED and event_type == PLAYER_BOUGHT_IN:
+        _raise_recorded_refusal(first)
+    if first.type != event_type:
+        raise _conflict(first)
+    return _seat_result(first, replayed=True)
+
+
+def _replay_hand(events: Sequence[RecordedEvent], types: tuple[str, ...],
+                 rejected: str | None = None) -> HandResult:
+    first = events[0]
+    if rejected is not None and first.type == rejected:
+        _raise_recorded_refusal(first)
+    if first.type not in types:
+        raise _conflict(first)
+    return _hand_result(events, replayed=True)

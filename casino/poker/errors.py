@@ -1,0 +1,50 @@
+"""Poker errors, each with a stable code (never renamed).
+
+The betting engine's refusals keep their own codes (`poker.not_your_turn`,
+`poker.raise_below_minimum`... casino/poker/engine/errors.py); the commands
+turn an `IllegalAction` into a `PokerError` with the same code after
+recording it. Refusals by the compliance pipeline surface as
+`casino.compliance.errors.AttemptRejected`.
+"""
+
+from enum import StrEnum
+
+from casino.errors import CodedError
+
+
+class PokerErrorCode(StrEnum):
+    INVALID_REQUEST = "poker.invalid_request"
+    """A malformed request (unknown variant, bad stakes, bad seat): 400."""
+    UNKNOWN_TABLE = "poker.unknown_table"
+    UNKNOWN_HAND = "poker.unknown_hand"
+    RAKE_RULE_NOT_OFFERED = "poker.rake_rule_not_offered"
+    """The venue's rulebook has no such rake or jackpot rule."""
+    TOO_MANY_SEATS = "poker.too_many_seats"
+    """More seats than the rulebook allows at a table (000:L495, L2832)."""
+    BUY_IN_BELOW_MINIMUM = "poker.buy_in_below_minimum"
+    """Less than the table's minimum buy-in (000:L535-546, L541-543)."""
+    BUY_IN_ABOVE_MAXIMUM = "poker.buy_in_above_maximum"
+    """More than the table's maximum, top-ups included (000:L545-546)."""
+    SEAT_TAKEN = "poker.seat_taken"
+    SEAT_EMPTY = "poker.seat_empty"
+    NOT_SEATED_HERE = "poker.not_seated_here"
+    """The player sits at another seat of this table."""
+    HAND_IN_PROGRESS = "poker.hand_in_progress"
+    """No chips are added or removed while a hand runs (000:L281)."""
+    TOO_FEW_PLAYERS = "poker.too_few_players"
+    """A hand needs two players with chips (000:L495)."""
+    HAND_NOT_IN_BETTING = "poker.hand_not_in_betting"
+    """The hand's betting is over (showdown, settled, disputed or voided)."""
+    HAND_NOT_AT_SHOWDOWN = "poker.hand_not_at_showdown"
+    HAND_FINISHED = "poker.hand_finished"
+    """The hand is settled or voided: nothing changes it any more."""
+    HAND_DISPUTED = "poker.hand_disputed"
+    """A disputed hand settles only by an officer's decision, or is voided."""
+    INVALID_SHOWDOWN = "poker.invalid_showdown"
+    """Cards the evaluator refuses (a card twice, wrong count, seat missing)."""
+    INSUFFICIENT_FUNDS = "poker.insufficient_funds"
+    CONCURRENT_UPDATE = "poker.concurrent_update"
+
+
+class PokerError(CodedError):
+    """A poker request refused; what it wrote, if anything, is said by the raiser."""

@@ -1,0 +1,95 @@
+"""Event types of poker cash games, their streams and the accounts they post to.
+
+Streams:
+
+    table/<table_id>            table_opened, player_bought_in, player_cashed_out,
+                                buy_in_rejected
+    hand/<table_id>/<number>    hand_started, action_taken, action_rejected,
+                                hand_settled, hand_disputed, hand_voided, and the
+                                compliance.alert_raised of a disputed showdown
+
+A hand's events hold everything needed to rebuild its betting state:
+`hand_started` carries the engine's start inputs (variant, structure, stakes,
+stacks at the start by seat, button) and each `action_taken` the action as
+sent; replaying the actions through `engine.apply` gives the state back
+(`commands.load_hand`). Rejected actions are on the stream for the record
+and are skipped by the replay.
+
+Payload keys by type (amounts in minor units, seats as strings in JSON maps):
+
+    table_opened        table_id, venue, currency, rulebook, variant, structure,
+                        stakes{...Stakes fields}, seats_max, buy_in_minor_min,
+                        buy_in_minor_max, rake{kind, ...rule}, drop{...}|None,
+                        jackpot (the drop's account or None)
+    player_bought_in    table_id, seat, player_id, amount_minor, paid_with,
+                        stack_minor_after, verdict
+    player_cashed_out   table_id, seat, player_id, amount_minor, paid_to
+    buy_in_rejected     table_id, seat, player_id, amount_minor, code, message,
+                        details
+    hand_started        hand_id, table_id, number, venue, currency, variant,
+                        structure, stakes, button, stacks_minor{seat: stack},
+                        players{seat: player_id}, phase, to_act
+    action_taken        hand_id, seat, kind, amount_minor (as sent), record (the
+                        engine's Record), phase, to_act, pot_minor
+    action_rejected     hand_id, seat, kind, amount_minor, code, message, details
+    hand_settled        hand_id, table_id, returned[[seat, amount]], pots[...],
+                        rake{...}, drop{...}, pots_net[...], awards_verified,
+                        awards_claimed (None: no showdown), board, hands,
+                        stacks_minor_after{seat: stack}, showdown (bool)
+    hand_disputed       hand_id, table_id, pots_net, awards_verified,
+                        awards_claimed, board, hands
+    hand_voided         hand_id, table_id, reason, stacks_minor_after
+"""
+
+SCHEMA_VERSION = 1
+
+TABLE_OPENED = "poker.table_opened"
+PLAYER_BOUGHT_IN = "poker.player_bought_in"
+PLAYER_CASHED_OUT = "poker.player_cashed_out"
+BUY_IN_REJECTED = "poker.buy_in_rejected"
+HAND_STARTED = "poker.hand_started"
+ACTION_TAKEN = "poker.action_taken"
+ACTION_REJECTED = "poker.action_rejected"
+HAND_SETTLED = "poker.hand_settled"
+HAND_DISPUTED = "poker.hand_disputed"
+HAND_VOIDED = "poker.hand_voided"
+
+TABLE_EVENT_TYPES = frozenset({TABLE_OPENED, PLAYER_BOUGHT_IN, PLAYER_CASHED_OUT})
+HAND_EVENT_TYPES = frozenset({HAND_STARTED, ACTION_TAKEN, HAND_SETTLED, HAND_DISPUTED,
+                              HAND_VOIDED})
+HAND_FINAL_TYPES = frozenset({HAND_SETTLED, HAND_VOIDED})
+
+
+def table_stream(table_id: str) -> str:
+    return f"table/{table_id}"
+
+
+def hand_stream(table_id: str, number: int) -> str:
+    return f"hand/{table_id}/{number}"
+
+
+def hand_id_of(table_id: str, number: int) -> str:
+    """The hand's id in the API and the projection: `<table_id>.<number>`."""
+    return f"{table_id}.{number}"
+
+
+def parse_hand_id(hand_id: str) -> tuple[str, int] | None:
+    table_id, _, number = hand_id.rpartition(".")
+    if not table_id or not number.isdigit():
+        return None
+    return table_id, int(number)
+
+
+def table_stacks(table_id: str) -> str:
+    """Chips on the table: the sum of its seats' stacks (liability)."""
+    return f"table/{table_id}/stacks"
+
+
+def house_rake(venue: str) -> str:
+    """The house's rake and fees from poker at the venue (revenue)."""
+    return f"house/{venue}/rake"
+
+
+def jackpot_pending(venue: str) -> str:
+    """Jackpot drops taken at the venue, not yet added to a jackpot (liability)."""
+    return f"jackpot/{venue}/pending"

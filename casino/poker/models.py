@@ -1,0 +1,124 @@
+"""Projections of poker events: tables, their seats, and hands.
+
+Balances live in the ledger: `table/<id>/stacks` holds all the chips on a
+table. `Seat.stack_minor` is each seat's share of it as of the last hand
+boundary (buy-in, cash-out, hand settled or voided), so between and during
+hands the table's ledger balance equals the sum of its seats' stacks. A
+running hand's live stacks are in `Hand.stacks_minor`.
+
+`Hand.state` is a django-fsm field moved only by the transitions below, which
+the projection calls as events arrive: a hand that is settled or voided has no
+transition out, so a second settlement could not be projected even if it were
+written (the commands refuse it first).
+"""
+
+from django.db import models
+from django_fsm import FSMField, transition
+
+
+class Table(models.Model):
+    """A cash-game table and its configuration, from `poker.table_opened`."""
+
+    id = models.CharField(max_length=60, primary_key=True)
+    venue = models.CharField(max_length=60)
+    currency = models.CharField(max_length=3)
+    rulebook = models.CharField(max_length=80)
+    variant = models.CharField(max_length=40)
+    structure = models.CharField(max_length=20)
+    stakes = models.JSONField()
+    seats_max = models.PositiveSmallIntegerField()
+    buy_in_minor_min = models.BigIntegerField()
+    buy_in_minor_max = models.BigIntegerField()
+    rake = models.JSONField()
+    drop = models.JSONField(null=True)
+    jackpot = models.CharField(max_length=200, blank=True)
+    hands_started = models.IntegerField(default=0)
+    opened_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["venue", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.id} {self.variant} {self.structure} at {self.venue}"
+
+
+class Seat(models.Model):
+    """One seat of a table: who sits there and their stack between hands."""
+
+    key = models.CharField(max_length=80, primary_key=True)  # "<table>/<seat>"
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player_id = models.CharField(max_length=40, blank=True)
+    stack_minor = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="poker_seat_table_number"),
+            models.CheckConstraint(condition=models.Q(stack_minor__gte=0),
+                                   name="poker_seat_stack_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} seat {self.number}"
+
+
+class HandStatus(models.TextChoices):
+    STARTED = "started"
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    SETTLED = "settled"
+    DISPUTED = "disputed"
+    VOIDED = "voided"
+
+
+RUNNING = [HandStatus.STARTED, HandStatus.BETTING, HandStatus.SHOWDOWN, HandStatus.DISPUTED]
+
+
+class Hand(models.Model):
+    """One hand at a table; `state` follows its events."""
+
+    id = models.CharField(max_length=80, primary_key=True)  # "<table>.<number>"
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.IntegerField()
+    state = FSMField(default=HandStatus.STARTED, choices=HandStatus.choices, protected=True)
+    button = models.PositiveSmallIntegerField()
+    to_act = models.PositiveSmallIntegerField(null=True)
+    pot_minor = models.BigIntegerField(default=0)
+    stacks_minor = models.JSONField()  # seat -> live stack
+    rake_minor = models.BigIntegerField(default=0)
+    drop_minor = models.BigIntegerField(default=0)
+    awards_minor = models.JSONField(null=True)
+    last_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="poker_hand_table_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.id} ({self.state})"
+
+    @transition(field=state, source=[HandStatus.STARTED, HandStatus.BETTING],
+                target=HandStatus.BETTING)
+    def open_betting(self) -> None:
+        """An action was taken, or the forced bets left players to act."""
+
+    @transition(field=state, source=[HandStatus.STARTED, HandStatus.BETTING],
+                target=HandStatus.SHOWDOWN)
+    def reach_showdown(self) -> None:
+        """The betting is over with two or more players left."""
+
+    @transition(field=state, source=[HandStatus.STARTED, HandStatus.BETTING,
+                                     HandStatus.SHOWDOWN], target=HandStatus.SETTLED)
+    def settle(self) -> None:
+        """Pots awarded (verified showdown, or the last player in)."""
+
+    @transition(field=state, source=HandStatus.SHOWDOWN, target=HandStatus.DISPUTED)
+    def dispute(self) -> None:
+        """The claimed result differs from the verified one."""
+
+    @transition(field=state, source=RUNNING, target=HandStatus.VOIDED)
+    def void(self) -> None:
+        """Every bet returned; stacks back to the start of the hand."""

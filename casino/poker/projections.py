@@ -1,0 +1,124 @@
+"""Projections of poker events into Table, Seat and Hand.
+
+The same `apply` runs inline in the append and on `rebuild_projections`.
+Seat stacks change at hand boundaries only (see models.py): a buy-in or
+cash-out on the table stream, or a hand's settlement or void. One projection
+reads both streams' events, because the ledger hands a projection its events
+in position order only within that projection: with two, a rebuild would
+apply a chunk's buy-ins before the settlements that came before them, and
+a seat's stack would end up as the older value.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from django.db.models import F
+
+from ledger import RecordedEvent
+
+from .events import (
+    ACTION_TAKEN,
+    HAND_DISPUTED,
+    HAND_EVENT_TYPES,
+    HAND_SETTLED,
+    HAND_STARTED,
+    HAND_VOIDED,
+    PLAYER_BOUGHT_IN,
+    PLAYER_CASHED_OUT,
+    TABLE_EVENT_TYPES,
+    TABLE_OPENED,
+)
+from .models import Hand, Seat, Table
+
+
+class PokerProjection:
+    name = "poker.tables"
+    event_types = TABLE_EVENT_TYPES | HAND_EVENT_TYPES
+
+    def reset(self) -> None:
+        Table.objects.all().delete()  # seats and hands cascade
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            if event.type in HAND_EVENT_TYPES:
+                _apply_hand(event)
+            else:
+                _apply_table(event)
+
+
+def _apply_table(event: RecordedEvent) -> None:
+    p = event.payload
+    if event.type == TABLE_OPENED:
+        table = Table.objects.create(
+            id=p["table_id"], venue=p["venue"], currency=p["currency"],
+            rulebook=p["rulebook"], variant=p["variant"], structure=p["structure"],
+            stakes=p["stakes"], seats_max=p["seats_max"],
+            buy_in_minor_min=p["buy_in_minor_min"],
+            buy_in_minor_max=p["buy_in_minor_max"], rake=p["rake"],
+            drop=p["drop"], jackpot=p["jackpot"] or "",
+            opened_position=event.position,
+        )
+        Seat.objects.bulk_create(
+            Seat(key=f"{table.id}/{n}", table=table, number=n)
+            for n in range(1, p["seats_max"] + 1)
+        )
+    elif event.type == PLAYER_BOUGHT_IN:
+        Seat.objects.filter(key=f"{p['table_id']}/{p['seat']}").update(
+            player_id=p["player_id"], stack_minor=p["stack_minor_after"])
+    elif event.type == PLAYER_CASHED_OUT:
+        Seat.objects.filter(key=f"{p['table_id']}/{p['seat']}").update(
+            player_id="", stack_minor=0)
+
+
+def _apply_hand(event: RecordedEvent) -> None:
+    p = event.payload
+    if event.type == HAND_STARTED:
+        hand = Hand(id=p["hand_id"], table_id=p["table_id"], number=p["number"],
+                    button=p["button"], to_act=p["to_act"],
+                    pot_minor=p["pot_minor"], stacks_minor=p["stacks_minor_live"],
+                    last_position=event.position)
+        _follow_phase(hand, p["phase"])
+        hand.save()
+        Table.objects.filter(id=p["table_id"]).update(
+            hands_started=F("hands_started") + 1)
+        return
+    hand = Hand.objects.get(id=p["hand_id"])
+    hand.last_position = event.position
+    if event.type == ACTION_TAKEN:
+        hand.to_act = p["to_act"]
+        hand.pot_minor = p["pot_minor"]
+        seat = str(p["seat"])
+        hand.stacks_minor = {**hand.stacks_minor,
+                             seat: hand.stacks_minor[seat] - p["record"]["added_minor"]}
+        _follow_phase(hand, p["phase"])
+    elif event.type == HAND_SETTLED:
+        hand.settle()
+        hand.to_act = None
+        hand.rake_minor = p["rake"]["total_minor"]
+        hand.drop_minor = p["drop"]["total_minor"]
+        hand.awards_minor = p["awards_verified"]
+        hand.stacks_minor = p["stacks_minor_after"]
+        _set_stacks(p["table_id"], p["stacks_minor_after"])
+    elif event.type == HAND_DISPUTED:
+        hand.dispute()
+    elif event.type == HAND_VOIDED:
+        hand.void()
+        hand.to_act = None
+        hand.stacks_minor = p["stacks_minor_after"]
+        _set_stacks(p["table_id"], p["stacks_minor_after"])
+    hand.save()
+
+
+def _follow_phase(hand: Hand, phase: str) -> None:
+    """Move the hand's state to match the engine's phase after an event."""
+    if phase == "betting" or phase == "awaiting_street":
+        hand.open_betting()
+    elif phase == "showdown":
+        hand.reach_showdown()
+    # "complete": the same append settles the hand (commands.act).
+
+
+def _set_stacks(table_id: str, stacks_minor: dict[str, int]) -> None:
+    for seat, stack in stacks_minor.items():
+        Seat.objects.filter(key=f"{table_id}/{seat}").update(stack_minor=stack)
