@@ -143,6 +143,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "LimitKindEnum": "casino.players.models.LimitKind",
         "VerificationMethodEnum": "casino.players.models.VerificationMethod",
+        "TransferMethodEnum": "casino.cage.api.serializers.TRANSFER_METHODS",
+        "ChipPaymentMeansEnum": "casino.cage.api.serializers.CHIP_PAYMENT_MEANS",
     },
 }
 

@@ -12,6 +12,11 @@ from rest_framework import serializers
 
 from casino.api import ErrorSerializer, MoneyField
 
+# Named once so the OpenAPI schema gives them stable enum names
+# (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
+TRANSFER_METHODS = ("cash", "bank")
+CHIP_PAYMENT_MEANS = ("cash", "account")
+
 
 class _CageRequestSerializer(serializers.Serializer):
     player_id = serializers.CharField(max_length=40)
@@ -24,22 +29,22 @@ class _CageRequestSerializer(serializers.Serializer):
 
 
 class DepositSerializer(_CageRequestSerializer):
-    method = serializers.ChoiceField(choices=["cash", "bank"],
+    method = serializers.ChoiceField(choices=TRANSFER_METHODS,
                                      help_text="Cash at the cage, or a bank transfer.")
 
 
 class WithdrawalSerializer(_CageRequestSerializer):
-    method = serializers.ChoiceField(choices=["cash", "bank"],
+    method = serializers.ChoiceField(choices=TRANSFER_METHODS,
                                      help_text="Cash from the cage, or a bank transfer.")
 
 
 class ChipPurchaseSerializer(_CageRequestSerializer):
-    paid_with = serializers.ChoiceField(choices=["cash", "account"],
+    paid_with = serializers.ChoiceField(choices=CHIP_PAYMENT_MEANS,
                                         help_text="Cash, or the player's gaming account.")
 
 
 class ChipRedemptionSerializer(_CageRequestSerializer):
-    paid_to = serializers.ChoiceField(choices=["cash", "account"],
+    paid_to = serializers.ChoiceField(choices=CHIP_PAYMENT_MEANS,
                                       help_text="Cash, or the player's gaming account.")
 
 
