@@ -41,8 +41,11 @@ player in without cards, 000:L192-195), voided (stacks back to the start of
 the hand; no posting, as nothing left the table), or disputed: the claimed
 showdown result differs from `native_eval.showdown`'s, a compliance alert
 (showdown_mismatch) records both, and nothing settles until a decision.
-Decision: only `void_hand` ends a disputed hand for now; an officer's
-decision to settle it is not built yet.
+A disputed hand ends only by a compliance officer's `decide_dispute`:
+settle with the verified awards (the same postings as any settlement), or
+void. Decision: the table controller's `void_hand` refuses a disputed hand,
+since the controller's own claim is what is in dispute and the issue gives
+the resolution to "a compliance officer ... with a recorded decision".
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
 import native_eval
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from casino import clock
@@ -69,6 +73,7 @@ from casino.compliance.pipeline import (
     verdict_record,
 )
 from casino.rules import queries as rules
+from casino.roles import Role, has_role
 from casino.rules.models import Figure, RulebookVersion, Venue
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent, append
 from ledger import open_account
@@ -82,6 +87,7 @@ from .events import (
     ACTION_REJECTED,
     ACTION_TAKEN,
     BUY_IN_REJECTED,
+    DISPUTE_DECIDED,
     HAND_DISPUTED,
     HAND_SETTLED,
     HAND_STARTED,
@@ -106,6 +112,7 @@ ATTEMPTS_MAX = 5
 SOURCE = "casino.poker"
 MEANS = ("account", "cash")
 PVP_GAME = "poker_pvp"
+DECISIONS = ("settle_verified", "void")
 
 
 # ---------------------------------------------------------------------------
@@ -206,7 +213,7 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
                          f"{rulebook.key} allows at most {seats_allowed[0]} players at"
                          f" {'a jackpot' if jackpot else 'a'} table",
                          limit=seats_allowed[0], seats_max=seats_max, cite=seats_allowed[1])
-    rake_rule, drop_rule = _house_rules(rulebook, figures, rake=rake,
+    rake_rule, drop_rule = _house_rules(rulebook, figures, config, rake=rake,
                                         rake_cap_minor=rake_cap_minor,
                                         rake_percent_basis_points=rake_percent_basis_points,
                                         jackpot=jackpot, jackpot_drop_minor=jackpot_drop_minor)
@@ -281,7 +288,8 @@ def _seats_allowed(figures: Mapping[str, Any], *, jackpot: bool) -> tuple[int, s
     return None
 
 
-def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any], *, rake: str,
+def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any],
+                 config: Mapping[str, Any], *, rake: str,
                  rake_cap_minor: int | None, rake_percent_basis_points: int | None,
                  jackpot: bool, jackpot_drop_minor: int | None
                  ) -> tuple[engine.RakeRule, engine.DropRule | None]:
@@ -292,11 +300,16 @@ def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any], *, rake:
     the bad-beat drop (000:L2869-2872). olympic-tallinn: `standard`
     (003:L139, L143); jackpot drop 003:L141-143. RAY venues: `house_fee`, a
     percentage the table announces (002:L283-285); jackpot: the posted
-    bad-beat amount (002:L1804). Anything else: `poker.rake_rule_not_offered`.
+    bad-beat amount (002:L1804). veikkaus-online-poker: `standard`, the rake
+    table's row for the table's game and blinds (`_online_rake_row`,
+    001:L721-743); no jackpot. Anything else: `poker.rake_rule_not_offered`.
     """
     values = {key: value for key, (value, _) in figures.items()}
     book = rulebook.rulebook_id
     try:
+        if book == "veikkaus-online-poker" and rake == "standard" and not jackpot:
+            game, stake = _online_rake_row(values, config)
+            return engine.online_rake(values, game=game, stake=stake), None
         if book == "veikkaus-poker-room" and rake in ("standard", "alternative"):
             rake_rule: engine.RakeRule = engine.veikkaus_room_rake(
                 values, alternative=rake == "alternative", cap_minor=rake_cap_minor)
@@ -316,6 +329,38 @@ def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any], *, rake:
         raise PokerError(Code.RAKE_RULE_NOT_OFFERED, str(error), rulebook=rulebook.key,
                          rake=rake, jackpot=jackpot) from None
     return rake_rule, drop
+
+
+# The online rake table's games by (variant, structure) (001:L725-739).
+# Decision: Banzai rows are not offered at cash tables yet: Banzai's
+# 10-big-blind stack cap and 30-minute lock (001:L219-221) are not built.
+ONLINE_RAKE_GAMES = {("holdem", "no_limit"): "nl_holdem", ("omaha", "pot_limit"): "pl_omaha"}
+
+
+def _online_rake_row(values: Mapping[str, Any], config: Mapping[str, Any]
+                     ) -> tuple[str, str]:
+    """The online rake table's (game, stake) row for a table's game and blinds (pure).
+
+    The row is the one whose small and big blind are the table's
+    (`stake.<game>.<row>.small_blind`, `.big_blind`; 001:L725, L731);
+    ValueError when the table's game or blinds have no row.
+    """
+    game = ONLINE_RAKE_GAMES.get((config["variant"], config["structure"]))
+    if game is None:
+        raise ValueError(f"the online rake table has no {config['structure']}"
+                         f" {config['variant']} row (001:L721-739)")
+    stakes = config["stakes"]
+    prefix = f"stake.{game}."
+    for key, value in sorted(values.items()):
+        if not (key.startswith(prefix) and key.endswith(".big_blind")):
+            continue
+        stake = key[len(prefix):-len(".big_blind")]
+        if (value == stakes["big_blind_minor"]
+                and values.get(f"{prefix}{stake}.small_blind") == stakes["small_blind_minor"]):
+            return game, stake
+    raise ValueError(f"the online rake table has no {game} row for the blinds"
+                     f" {stakes['small_blind_minor']}/{stakes['big_blind_minor']}"
+                     " (001:L725-739)")
 
 
 def _rule_record(rule: engine.RakeRule | engine.DropRule) -> dict[str, Any]:
@@ -732,10 +777,11 @@ def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, An
 def void_hand(*, hand_id: str, reason: str, actor: str,
               idempotency_key: str | None = None,
               at: dt.datetime | None = None) -> HandResult:
-    """Void a running or disputed hand: every bet returned, stacks as at its start.
+    """Void a running hand: every bet returned, stacks as at its start.
 
     No posting: the chips never left the table account. A settled or voided
-    hand cannot be voided (409).
+    hand cannot be voided (409 `poker.hand_finished`), nor a disputed one
+    (409 `poker.hand_disputed`: an officer decides it, `decide_dispute`).
     """
     recorded = recorded_result(idempotency_key)
     if recorded is not None:
@@ -746,8 +792,7 @@ def void_hand(*, hand_id: str, reason: str, actor: str,
                          status=400, field="reason")
     for _ in range(ATTEMPTS_MAX):
         ctx = load_hand(hand_id)
-        if ctx.status in ("settled", "voided"):
-            raise _finished(ctx)
+        _check_running(ctx)
         place = rules.venue(ctx.table.venue)
         payload = {"hand_id": ctx.hand_id, "table_id": ctx.table.id, "reason": reason,
                    "stacks_minor_after": dict(ctx.started["stacks_minor"]),
@@ -759,6 +804,82 @@ def void_hand(*, hand_id: str, reason: str, actor: str,
             result = append([event], expected_versions={ctx.stream: ctx.version},
                             idempotency_key=idempotency_key,
                             request={"op": "void_hand", "hand_id": hand_id, "reason": reason},
+                            metadata=Metadata(actor=actor, source=SOURCE))
+        except StaleVersion:
+            continue
+        return _hand_result(result.events, replayed=result.replayed)
+    raise _concurrent()
+
+
+def decide_dispute(*, hand_id: str, decision: str, note: str, actor: str,
+                   idempotency_key: str | None = None,
+                   at: dt.datetime | None = None) -> HandResult:
+    """Record a compliance officer's decision on a disputed hand and carry it out.
+
+    `settle_verified` settles the hand with the awards `native_eval`
+    verified at the showdown, with the same postings as any settlement;
+    `void` voids it (stacks back to the start of the hand). One append holds
+    `poker.dispute_decided` (who, why, both results) and the settlement or
+    void. Raises PokerError: a bad decision or an empty note (400), an actor
+    who is not a compliance officer (403, nothing written), a hand that is
+    not disputed (409 `poker.hand_not_disputed`) or already decided (409
+    `poker.hand_finished`).
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_hand(recorded, (DISPUTE_DECIDED,))
+    at = at or clock.now()
+    if decision not in DECISIONS:
+        raise PokerError(Code.INVALID_REQUEST,
+                         f"decision must be one of {', '.join(DECISIONS)}", status=400,
+                         field="decision")
+    if not note or not note.strip():
+        raise PokerError(Code.INVALID_REQUEST, "give the reason for the decision",
+                         status=400, field="note")
+    user = get_user_model().objects.filter(username=actor).first()
+    if not has_role(user, Role.COMPLIANCE_OFFICER):
+        raise PokerError(Code.NOT_COMPLIANCE_OFFICER,
+                         "only a compliance officer may decide a disputed hand",
+                         status=403, actor=actor)
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_hand(hand_id)
+        if ctx.status in ("settled", "voided"):
+            raise _finished(ctx)
+        if ctx.status != "disputed":
+            raise PokerError(Code.HAND_NOT_DISPUTED,
+                             f"hand {ctx.hand_id} is not disputed: nothing to decide",
+                             status=409, hand_id=ctx.hand_id, state=ctx.status)
+        disputed = (Event.objects.filter(stream=ctx.stream, type=HAND_DISPUTED)
+                    .values_list("payload", flat=True).get())
+        place = rules.venue(ctx.table.venue)
+        day = venue_day(place, at)
+        decided_payload = {
+            "hand_id": ctx.hand_id, "table_id": ctx.table.id, "decision": decision,
+            "note": note, "decided_by": actor,
+            "awards_verified": disputed["awards_verified"],
+            "awards_claimed": disputed["awards_claimed"],
+        }
+        events = [NewEvent(stream=ctx.stream, type=DISPUTE_DECIDED, payload=decided_payload,
+                           schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)]
+        if decision == "settle_verified":
+            verified = {int(k): v for k, v in disputed["awards_verified"].items()}
+            claimed = {int(k): v for k, v in disputed["awards_claimed"].items()}
+            events.append(_settled_event(ctx, ctx.state, _decide_settlement(ctx, ctx.state),
+                                         verified, claimed=claimed, board=disputed["board"],
+                                         hands=disputed["hands"], at=at, day=day))
+        else:
+            events.append(NewEvent(
+                stream=ctx.stream, type=HAND_VOIDED,
+                payload={"hand_id": ctx.hand_id, "table_id": ctx.table.id,
+                         "reason": f"compliance decision: {note}",
+                         "stacks_minor_after": dict(ctx.started["stacks_minor"]),
+                         "pot_minor": 0},
+                schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day))
+        try:
+            result = append(events, expected_versions={ctx.stream: ctx.version},
+                            idempotency_key=idempotency_key,
+                            request={"op": "decide_dispute", "hand_id": hand_id,
+                                     "decision": decision, "note": note},
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue

@@ -5,8 +5,9 @@ Streams:
     table/<table_id>            table_opened, player_bought_in, player_cashed_out,
                                 buy_in_rejected
     hand/<table_id>/<number>    hand_started, action_taken, action_rejected,
-                                hand_settled, hand_disputed, hand_voided, and the
-                                compliance.alert_raised of a disputed showdown
+                                hand_settled, hand_disputed, dispute_decided,
+                                hand_voided, and the compliance.alert_raised of
+                                a disputed showdown
 
 A hand's events hold everything needed to rebuild its betting state:
 `hand_started` carries the engine's start inputs (variant, structure, stakes,
@@ -39,6 +40,10 @@ Payload keys by type (amounts in minor units, seats as strings in JSON maps):
     hand_disputed       hand_id, table_id, pots_net, awards_verified,
                         awards_claimed, board, hands
     hand_voided         hand_id, table_id, reason, stacks_minor_after
+    dispute_decided     hand_id, table_id, decision ("settle_verified" | "void"),
+                        note, decided_by, awards_verified, awards_claimed; the
+                        same append then holds the hand_settled (with the
+                        verified awards) or the hand_voided
 """
 
 SCHEMA_VERSION = 1
@@ -53,6 +58,7 @@ ACTION_REJECTED = "poker.action_rejected"
 HAND_SETTLED = "poker.hand_settled"
 HAND_DISPUTED = "poker.hand_disputed"
 HAND_VOIDED = "poker.hand_voided"
+DISPUTE_DECIDED = "poker.dispute_decided"
 
 TABLE_EVENT_TYPES = frozenset({TABLE_OPENED, PLAYER_BOUGHT_IN, PLAYER_CASHED_OUT})
 HAND_EVENT_TYPES = frozenset({HAND_STARTED, ACTION_TAKEN, HAND_SETTLED, HAND_DISPUTED,

@@ -111,9 +111,11 @@ class Hand(models.Model):
         """The betting is over with two or more players left."""
 
     @transition(field=state, source=[HandStatus.STARTED, HandStatus.BETTING,
-                                     HandStatus.SHOWDOWN], target=HandStatus.SETTLED)
+                                     HandStatus.SHOWDOWN, HandStatus.DISPUTED],
+                target=HandStatus.SETTLED)
     def settle(self) -> None:
-        """Pots awarded (verified showdown, or the last player in)."""
+        """Pots awarded (verified showdown, the last player in, or an officer's
+        decision on a disputed hand)."""
 
     @transition(field=state, source=HandStatus.SHOWDOWN, target=HandStatus.DISPUTED)
     def dispute(self) -> None:

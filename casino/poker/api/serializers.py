@@ -124,6 +124,13 @@ class VoidSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
 
 
+class DecisionSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(
+        choices=["settle_verified", "void"],
+        help_text="Settle with the verified awards, or void the hand.")
+    note = serializers.CharField(max_length=500, help_text="Why: on the record.")
+
+
 class HandResultSerializer(serializers.Serializer):
     hand_id = serializers.CharField()
     table_id = serializers.CharField()

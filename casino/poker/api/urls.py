@@ -6,6 +6,7 @@ from .views import (
     ActionsView,
     BuyInsView,
     CashOutsView,
+    DecisionView,
     HandDetailsView,
     HandsView,
     ShowdownView,
@@ -25,4 +26,6 @@ urlpatterns = [
     path("poker/hands/<str:hand_id>/actions", ActionsView.as_view(), name="poker-actions"),
     path("poker/hands/<str:hand_id>/showdown", ShowdownView.as_view(), name="poker-showdown"),
     path("poker/hands/<str:hand_id>/void", VoidView.as_view(), name="poker-void"),
+    path("poker/hands/<str:hand_id>/decision", DecisionView.as_view(),
+         name="poker-decision"),
 ]

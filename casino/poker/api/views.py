@@ -6,7 +6,8 @@ reads its Idempotency-Key, validates its body, calls one command and answers
 marked `Idempotent-Replayed: true`). An illegal action answers 422 with the
 engine's code and reason and is on the record as `poker.action_rejected`;
 state conflicts (a hand running, a hand finished or disputed) answer 409
-(casino.exception_handler).
+(casino.exception_handler). A disputed hand is decided by a compliance
+officer only (`DecisionView`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .serializers import (
     ActionSerializer,
     BuyInSerializer,
     CashOutSerializer,
+    DecisionSerializer,
     HandResultSerializer,
     HandSerializer,
     HandStartSerializer,
@@ -43,6 +45,7 @@ from .serializers import (
 
 READERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 WRITERS = (Role.TABLE_CONTROLLER,)
+DECIDERS = (Role.COMPLIANCE_OFFICER,)
 IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
     "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
     description="1-200 printable ASCII characters; a retry with the same key and body"
@@ -203,11 +206,26 @@ class ShowdownView(_PokerView):
 
 
 class VoidView(_PokerView):
-    """Void a running or disputed hand: stacks back to the start of the hand."""
+    """Void a running hand: stacks back to the start of the hand."""
 
     @_write_schema(VoidSerializer, HandResultSerializer, "Void a hand")
     def post(self, request: Request, hand_id: str) -> Response:
         key, data = self._body(request, VoidSerializer)
         result = commands.void_hand(hand_id=hand_id, reason=data["reason"],
                                     actor=request.user.get_username(), idempotency_key=key)
+        return self._created(HandResultSerializer(result).data, result.replayed)
+
+
+class DecisionView(_PokerView):
+    """A compliance officer's decision on a disputed hand: settle as verified, or void."""
+
+    roles_write = DECIDERS
+
+    @_write_schema(DecisionSerializer, HandResultSerializer, "Decide a disputed hand")
+    def post(self, request: Request, hand_id: str) -> Response:
+        key, data = self._body(request, DecisionSerializer)
+        result = commands.decide_dispute(hand_id=hand_id, decision=data["decision"],
+                                         note=data["note"],
+                                         actor=request.user.get_username(),
+                                         idempotency_key=key)
         return self._created(HandResultSerializer(result).data, result.replayed)

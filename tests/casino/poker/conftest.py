@@ -27,6 +27,18 @@ def funded_player(amount_minor: int = 1_000_00, venue: str = "poker-helsinki"):
     return player
 
 
+def officer(username: str | None = None) -> str:
+    """A compliance officer's username (a user in the role's group)."""
+    from django.contrib.auth.models import Group, User
+
+    from casino.roles import Role, ensure_role_groups
+
+    ensure_role_groups()
+    user = User.objects.create_user(username or key("officer"))
+    user.groups.add(Group.objects.get(name=Role.COMPLIANCE_OFFICER))
+    return user.username
+
+
 def balance(code: str) -> int:
     account = Account.objects.filter(code=code).first()
     return account.balance_minor if account else 0

@@ -19,6 +19,7 @@ from tests.casino.poker.conftest import (
     balance,
     key,
     open_helsinki_table,
+    officer,
     seat_players,
     seat_stacks,
 )
@@ -86,8 +87,9 @@ def test_random_legal_hands_conserve_money_and_settle_once(venues, data):
         if not honest:
             assert result.state == "disputed"
             assert seat_stacks(table.table_id) == stacks
-            result = commands.void_hand(hand_id=hand.hand_id, reason="dispute",
-                                        actor="floor", idempotency_key=key())
+            result = commands.decide_dispute(hand_id=hand.hand_id, decision="void",
+                                             note="dispute", actor=officer(),
+                                             idempotency_key=key())
     assert result.state in ("settled", "voided")
 
     after = (balance(table_stacks(table.table_id)) + balance(house_rake(venue))
