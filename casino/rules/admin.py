@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
 
-from .models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
+from .models import Decision, Figure, RulebookVersion, RuleTable, StakeLimit, Venue, WinLimit
 
 
 class StakeLimitInline(ReadOnlyInline):
@@ -25,12 +25,18 @@ class DecisionInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class RuleTableInline(ReadOnlyInline):
+    model = RuleTable
+    fields = ["table_key", "cite", "note", "decision", "rows"]
+    readonly_fields = fields
+
+
 @admin.register(RulebookVersion)
 class RulebookVersionAdmin(ReadOnlyAdmin):
     list_display = ["rulebook_id", "version", "effective_from", "venue_type", "seed",
                     "time_zone", "loaded_position"]
     list_filter = ["venue_type", "rulebook_id"]
-    inlines = [StakeLimitInline, WinLimitInline, DecisionInline]
+    inlines = [StakeLimitInline, WinLimitInline, DecisionInline, RuleTableInline]
 
 
 @admin.register(StakeLimit)
@@ -52,6 +58,13 @@ class DecisionAdmin(ReadOnlyAdmin):
     list_display = ["rulebook", "topic", "decision", "cite"]
     list_filter = ["rulebook"]
     search_fields = ["topic", "decision", "reason"]
+
+
+@admin.register(RuleTable)
+class RuleTableAdmin(ReadOnlyAdmin):
+    list_display = ["rulebook", "table_key", "cite", "decision"]
+    list_filter = ["rulebook"]
+    search_fields = ["table_key", "cite", "note"]
 
 
 @admin.register(Venue)

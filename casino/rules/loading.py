@@ -36,30 +36,67 @@ def _version(path: Path) -> int:
     return int(match["version"]) if match else 0
 
 
-def read_rulebook(path: Path) -> tuple[dict[str, Any], str]:
-    """Parse and validate a rulebook file; return (content, sha256 of the bytes).
+def fragment_files(path: Path) -> list[Path]:
+    """The fragments of a rulebook version: `<id>.v<N>.d/*.toml`, by name.
 
-    The result is cached per file version (path, size, modification time):
-    parsing the large files is most of what loading costs when they have
-    not changed. Callers must treat the content as read-only.
+    A fragment adds rows (figures, decisions, tables) to its version. It
+    lets each app keep the rulebook data it owns (a game's pay tables, a
+    jackpot's payout table) in its own file while the version stays one
+    unit: one content hash, one `rulebook_loaded` event.
     """
-    stat = path.stat()
-    return _read_rulebook(path, stat.st_size, stat.st_mtime_ns)
+    folder = path.with_name(path.name.removesuffix(".toml") + ".d")
+    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
+
+
+def read_rulebook(path: Path) -> tuple[dict[str, Any], str]:
+    """Parse and validate a rulebook file and its fragments.
+
+    Returns (content, sha256). The hash covers the main file and every
+    fragment (name and bytes), so changing any of them is a new content.
+    The result is cached per file version (paths, sizes, modification
+    times): parsing the large files is most of what loading costs when they
+    have not changed. Callers must treat the content as read-only.
+    """
+    files = [path, *fragment_files(path)]
+    stamp = tuple((f, f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+    return _read_rulebook(stamp)
+
+
+FRAGMENT_SECTIONS = ("figures", "decisions", "tables")
 
 
 @functools.lru_cache(maxsize=64)
-def _read_rulebook(path: Path, size: int, mtime_ns: int) -> tuple[dict[str, Any], str]:
-    raw = path.read_bytes()
-    try:
-        content = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise _invalid(path.name, f"not valid TOML: {error}") from None
+def _read_rulebook(stamp: tuple[tuple[Path, int, int], ...]) -> tuple[dict[str, Any], str]:
+    path = stamp[0][0]
+    digest = hashlib.sha256()
+    content: dict[str, Any] = {}
+    for index, (file, _, _) in enumerate(stamp):
+        raw = file.read_bytes()
+        if index:
+            # Name and length delimit each fragment, so moving rows from one
+            # fragment to another is a change of content too.
+            digest.update(f"\0{file.name}\0{len(raw)}\0".encode())
+        digest.update(raw)
+        where = path.name if not index else f"{path.name} + {file.name}"
+        try:
+            part = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise _invalid(where, f"not valid TOML: {error}") from None
+        if not index:
+            content = part
+            continue
+        unknown = sorted(set(part) - set(FRAGMENT_SECTIONS))
+        if unknown:
+            raise _invalid(where, f"a fragment may hold only {', '.join(FRAGMENT_SECTIONS)};"
+                                  f" found {', '.join(unknown)}")
+        for section in FRAGMENT_SECTIONS:
+            content.setdefault(section, []).extend(part.get(section, []))
     validate_rulebook(content, path.name)
     match = FILE_NAME.match(path.name)
     header = content["rulebook"]
     if not match or match["id"] != header["id"] or int(match["version"]) != header["version"]:
         raise _invalid(path.name, "file name must be <rulebook id>.v<version>.toml")
-    return content, hashlib.sha256(raw).hexdigest()
+    return content, digest.hexdigest()
 
 
 def _invalid(where: str, message: str) -> RulesError:
@@ -121,10 +158,26 @@ def validate_rulebook(content: dict[str, Any], where: str) -> None:
             raise _invalid(place, "value must be an integer, a string or a boolean")
         _check_cite(row["cite"], place)
         _check_unique(ids, ("figure", row["key"]), place)
+    topics: set[str] = set()
     for index, row in enumerate(content.get("decisions", [])):
         place = f"{where} decisions[{index}]"
         for key in ("topic", "decision", "reason"):
             _require(row, key, str, place)
+        _check_unique(topics, ("decision", row["topic"]), place)
+    for index, row in enumerate(content.get("tables", [])):
+        place = f"{where} tables[{index}]"
+        _require(row, "key", str, place)
+        _check_cite(_require(row, "cite", str, place), place)
+        rows = _require(row, "rows", list, place)
+        if not rows or not all(isinstance(item, dict) for item in rows):
+            raise _invalid(place, "rows must be a non-empty array of tables")
+        for number, item in enumerate(rows):
+            if "cite" in item:
+                _check_cite(_require(item, "cite", str, f"{place} rows[{number}]"),
+                            f"{place} rows[{number}]")
+        if "decision" in row and row["decision"] not in {d["topic"] for d in content.get("decisions", [])}:
+            raise _invalid(place, f"decision {row['decision']!r} names no [[decisions]] topic")
+        _check_unique(ids, ("table", row["key"]), place)
 
 
 def _check_cite(cite: str, place: str) -> None:

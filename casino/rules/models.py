@@ -137,6 +137,32 @@ class Decision(models.Model):
         return f"{self.topic}: {self.decision[:60]}"
 
 
+class RuleTable(models.Model):
+    """A cited table of rows: a pay table, a payout structure, a rake table.
+
+    The rows are kept as the rulebook gives them (a list of JSON objects);
+    the app that owns the table validates and reads its columns.
+    """
+
+    key = models.CharField(max_length=200, primary_key=True)
+    rulebook = models.ForeignKey(RulebookVersion, on_delete=models.CASCADE,
+                                 related_name="tables")
+    table_key = models.CharField(max_length=120)
+    rows = models.JSONField()
+    cite = models.CharField(max_length=40)
+    note = models.TextField(blank=True)
+    decision = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["rulebook", "table_key"]
+        constraints = [
+            models.UniqueConstraint(fields=["rulebook", "table_key"], name="rules_table_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_key} ({len(self.rows)} rows, {self.cite})"
+
+
 class Venue(models.Model):
     """A place (or site) where games run under one rulebook."""
 

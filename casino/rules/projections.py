@@ -8,7 +8,7 @@ from typing import Sequence
 from ledger import RecordedEvent
 
 from .events import RULEBOOK_LOADED, VENUE_REGISTERED
-from .models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
+from .models import Decision, Figure, RulebookVersion, RuleTable, StakeLimit, Venue, WinLimit
 
 
 class RulebookProjection:
@@ -16,7 +16,7 @@ class RulebookProjection:
     event_types = frozenset({RULEBOOK_LOADED})
 
     def reset(self) -> None:
-        for model in (StakeLimit, WinLimit, Figure, Decision, RulebookVersion):
+        for model in (StakeLimit, WinLimit, Figure, Decision, RuleTable, RulebookVersion):
             model.objects.all().delete()
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
@@ -76,6 +76,14 @@ class RulebookProjection:
                 cite=row.get("cite", ""),
             )
             for index, row in enumerate(content.get("decisions", []))
+        )
+        RuleTable.objects.bulk_create(
+            RuleTable(
+                key=f"{key}/table/{row['key']}", rulebook=version, table_key=row["key"],
+                rows=row["rows"], cite=row["cite"], note=row.get("note", ""),
+                decision=row.get("decision", ""),
+            )
+            for row in content.get("tables", [])
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from .errors import RulesError, RulesErrorCode
-from .models import Figure, RulebookVersion, StakeLimit, Venue, WinLimit
+from .models import Figure, RulebookVersion, RuleTable, StakeLimit, Venue, WinLimit
 
 
 def rulebook_in_force(rulebook_id: str, on: dt.date) -> RulebookVersion:
@@ -51,6 +51,11 @@ def figure(rulebook: RulebookVersion, key: str, on: dt.date | None = None) -> Fi
     if row is not None and on is not None and row.effective_from and on < row.effective_from:
         return None
     return row
+
+
+def rule_table(rulebook: RulebookVersion, key: str) -> RuleTable | None:
+    """Return a cited table of a rulebook version (None if this version lacks it)."""
+    return RuleTable.objects.filter(rulebook=rulebook, table_key=key).first()
 
 
 def versions_in_force(on: dt.date) -> list[RulebookVersion]:

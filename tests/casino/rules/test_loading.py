@@ -9,9 +9,9 @@ from django.db import connection
 
 from casino.rules.commands import load_rulebook, load_shipped_rulebooks, register_venue
 from casino.rules.errors import RulesError, RulesErrorCode
-from casino.rules.loading import shipped_rulebook_files
+from casino.rules.loading import read_rulebook, shipped_rulebook_files
 from casino.rules.models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
-from casino.rules.queries import figure, rulebook_in_force
+from casino.rules.queries import figure, rule_table, rulebook_in_force
 from ledger import rebuild_projections
 from ledger.models import Event
 
@@ -24,12 +24,73 @@ def test_every_shipped_rulebook_loads_with_all_its_rows(rulebooks):
         "pslive-tournaments",
     }
     for path in shipped_rulebook_files():
-        content = tomllib.loads(path.read_text())
+        content, _ = read_rulebook(path)  # the main file and its fragments
         version = rulebooks[content["rulebook"]["id"]]
         assert version.stake_limits.count() == len(content.get("stake_limits", []))
         assert version.win_limits.count() == len(content.get("win_limits", []))
         assert version.figures.count() == len(content.get("figures", []))
         assert version.decisions.count() == len(content.get("decisions", []))
+        assert version.tables.count() == len(content.get("tables", []))
+
+
+FRAGMENT = """
+[[figures]]
+key = "test.fragment.figure"
+value = 7
+unit = "count"
+cite = "002:L10"
+
+[[tables]]
+key = "test.pay_table"
+cite = "002:L11-L12"
+rows = [
+  { bet = "straight", pays = 35, cite = "002:L11" },
+  { bet = "red", pays = 1, cite = "002:L12" },
+]
+"""
+
+
+def _with_fragment(tmp_path: Path, fragment: str) -> Path:
+    main = _copy_with(tmp_path, "ray-online", "ray-online.v2.toml",
+                      lambda text: text.replace("version = 1", "version = 2", 1))
+    (tmp_path / "ray-online.v2.d").mkdir()
+    (tmp_path / "ray-online.v2.d" / "games.toml").write_text(fragment)
+    return main
+
+
+def test_a_fragment_adds_figures_and_tables_to_its_version(rulebooks, tmp_path):
+    """`<id>.vN.d/*.toml` rows load with the version; its hash covers them."""
+    main = _with_fragment(tmp_path, FRAGMENT)
+    _, hash_with = read_rulebook(main)
+    version, new = load_rulebook(main)
+    assert new
+    assert figure(version, "test.fragment.figure").value == 7
+    table = rule_table(version, "test.pay_table")
+    assert [row["pays"] for row in table.rows] == [35, 1]
+    assert table.cite == "002:L11-L12"
+    (tmp_path / "ray-online.v2.d" / "games.toml").write_text(FRAGMENT.replace("35", "36"))
+    _, hash_changed = read_rulebook(main)
+    assert hash_changed != hash_with
+    with pytest.raises(RulesError) as caught:
+        load_rulebook(main)
+    assert caught.value.code == RulesErrorCode.VERSION_EXISTS
+    assert rule_table(version, "test.pay_table").rows[0]["pays"] == 35
+
+
+@pytest.mark.parametrize("fragment, message", [
+    ("[rulebook]\nid = 'x'\n", "a fragment may hold only"),
+    ("[[tables]]\nkey = 't'\ncite = '002:L1'\nrows = []\n", "rows must be a non-empty"),
+    ("[[tables]]\nkey = 't'\ncite = 'p. 4'\nrows = [{a = 1}]\n", "is not of the form"),
+    ("[[tables]]\nkey = 't'\ncite = '002:L1'\nrows = [{a = 1, cite = 'x'}]\n",
+     "is not of the form"),
+    (FRAGMENT + FRAGMENT, "duplicate"),
+])
+def test_a_malformed_fragment_is_refused_naming_it(db, tmp_path, fragment, message):
+    main = _with_fragment(tmp_path, fragment)
+    with pytest.raises(RulesError) as caught:
+        read_rulebook(main)
+    assert message in caught.value.message
+    assert "games.toml" in caught.value.message or "ray-online.v2.toml" in caught.value.message
 
 
 def test_loading_is_an_event_and_reloading_writes_nothing(rulebooks):

@@ -118,6 +118,11 @@ def _load() -> dict[str, tuple[Path, dict]]:
     for path in sorted(DATA_DIR.glob("*.toml")):
         with path.open("rb") as fh:
             data = tomllib.load(fh)
+        # Fragments (<id>.vN.d/*.toml) add rows to their version.
+        for fragment in sorted(path.with_name(path.stem + ".d").glob("*.toml")):
+            with fragment.open("rb") as fh:
+                for section, rows in tomllib.load(fh).items():
+                    data.setdefault(section, []).extend(rows)
         books[path.name] = (path, data)
     return books
 
