@@ -1,7 +1,6 @@
 """Loading rulebooks: an event per version, never a rewrite, rebuildable."""
 
 import datetime as dt
-import tomllib
 from pathlib import Path
 
 import pytest
