@@ -61,6 +61,9 @@ INSTALLED_APPS = [
     "casino.compliance",
     "casino.cage",
     "casino.poker",
+    "casino.jackpots",
+    "casino.games",
+    "casino.tournaments",
     "casino.demo",
 ]
 

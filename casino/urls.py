@@ -12,6 +12,9 @@ urlpatterns = [
     path("api/v1/", include("casino.compliance.api.urls")),
     path("api/v1/", include("casino.cage.api.urls")),
     path("api/v1/", include("casino.poker.api.urls")),
+    path("api/v1/", include("casino.jackpots.api.urls")),
+    path("api/v1/", include("casino.games.api.urls")),
+    path("api/v1/", include("casino.tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]
