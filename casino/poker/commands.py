@@ -19,7 +19,7 @@ amount A:
     cash_out    table/<id>/stacks +A means -A
     settle      table/<id>/stacks +(rake + drop)
                 house/<venue>/rake -rake           (revenue)
-                jackpot/<venue>/pending -drop      (liability)
+                jackpot/<venue>/bad_beat/pending -drop (liability)
 
 where "means" is the player's gaming account `player/<id>/account` (paid
 with or to the account) or the cage's cash `cage/<venue>/cash`. Chips that
@@ -81,7 +81,7 @@ from ledger.errors import AccountExists, IdempotencyConflict, InsufficientFunds,
 from ledger.models import Account, AccountType, Event, Stream
 from ledger.store import recorded_result
 
-from . import engine
+from . import engine, signals
 from .errors import PokerError, PokerErrorCode as Code
 from .events import (
     ACTION_REJECTED,
@@ -645,6 +645,7 @@ def start_hand(*, table_id: str, button: int, actor: str,
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue
+        _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
 
@@ -700,6 +701,7 @@ def act(*, hand_id: str, seat: int, kind: str, amount_minor: int | None = None,
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue
+        _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
 
@@ -770,6 +772,7 @@ def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, An
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue
+        _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
 
@@ -807,6 +810,7 @@ def void_hand(*, hand_id: str, reason: str, actor: str,
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue
+        _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
 
@@ -883,8 +887,17 @@ def decide_dispute(*, hand_id: str, decision: str, note: str, actor: str,
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue
+        _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
+
+
+def _announce_settlement(events: Sequence[RecordedEvent]) -> None:
+    """Tell listeners (the jackpot hit check) that a hand has settled."""
+    for event in events:
+        if event.type == HAND_SETTLED:
+            signals.hand_settled.send(sender=None, hand_id=event.payload["hand_id"],
+                                      event=event)
 
 
 def load_hand(hand_id: str) -> HandContext:

@@ -46,6 +46,8 @@ Payload keys by type (amounts in minor units, seats as strings in JSON maps):
                         verified awards) or the hand_voided
 """
 
+from casino.jackpots.accounts import BAD_BEAT, pending_account
+
 SCHEMA_VERSION = 1
 
 TABLE_OPENED = "poker.table_opened"
@@ -97,5 +99,5 @@ def house_rake(venue: str) -> str:
 
 
 def jackpot_pending(venue: str) -> str:
-    """Jackpot drops taken at the venue, not yet added to a jackpot (liability)."""
-    return f"jackpot/{venue}/pending"
+    """The venue's bad-beat drops not yet rolled up into the pool (liability)."""
+    return pending_account(venue, BAD_BEAT)
