@@ -89,9 +89,11 @@ from .events import (
     BUY_IN_REJECTED,
     DISPUTE_DECIDED,
     HAND_DISPUTED,
+    HAND_HISTORY_REJECTED,
     HAND_SETTLED,
     HAND_STARTED,
     HAND_VOIDED,
+    OPEN_STREET,
     PLAYER_BOUGHT_IN,
     PLAYER_CASHED_OUT,
     SCHEMA_VERSION,
@@ -596,8 +598,30 @@ class HandContext:
         return hand_id_of(self.table.id, self.number)
 
 
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """How a hand is dealt: the button and the forced bets' special cases.
+
+    `blind_seats` (small or None, big) overrides the seats after the button
+    when the blinds move irregularly (000:L1036-1070); `straddles` counts the
+    live straddles (000:L975-985); `first_seat` names who brings in on the
+    first street of a stud game without blinds (000:L2170-2186).
+    """
+
+    button: int
+    blind_seats: tuple[int | None, int] | None = None
+    straddles: int = 0
+    first_seat: int | None = None
+
+    def record(self) -> dict[str, Any]:
+        return {"button": self.button,
+                "blind_seats": list(self.blind_seats) if self.blind_seats else None,
+                "straddles": self.straddles, "first_seat": self.first_seat}
+
+
 def start_hand(*, table_id: str, button: int, actor: str,
-               idempotency_key: str | None = None,
+               blind_seats: tuple[int | None, int] | None = None, straddles: int = 0,
+               first_seat: int | None = None, idempotency_key: str | None = None,
                at: dt.datetime | None = None) -> HandResult:
     """Deal a hand to every seated player with chips; post the forced bets.
 
@@ -608,50 +632,57 @@ def start_hand(*, table_id: str, button: int, actor: str,
     if recorded is not None:
         return _replay_hand(recorded, (HAND_STARTED,))
     at = at or clock.now()
+    deal = Deal(button, blind_seats, straddles, first_seat)
     for _ in range(ATTEMPTS_MAX):
         ctx = load_table(table_id)
-        table = ctx.table
-        _check_seat_number(table, button, field="button")
-        if ctx.last_hand_running:
-            raise _hand_running(table_id, ctx.last_hand)
-        stacks = {n: s.stack_minor for n, s in ctx.seats.items()
-                  if s.player_id and s.stack_minor > 0}
-        if len(stacks) < 2:
-            raise PokerError(Code.TOO_FEW_PLAYERS, "a hand needs two players with chips",
-                             status=409, players=len(stacks), cite="000:L495")
-        number = ctx.last_hand + 1
-        started = {
-            "hand_id": hand_id_of(table_id, number), "table_id": table_id, "number": number,
-            "venue": table.venue, "currency": table.currency, "variant": table.variant,
-            "structure": table.structure, "stakes": dict(table.stakes), "button": button,
-            "stacks_minor": {str(n): v for n, v in stacks.items()},
-            "players": {str(n): ctx.seats[n].player_id for n in stacks},
-        }
-        try:
-            state = _start_state(started)
-        except (engine.IllegalAction, ValueError) as error:
-            raise PokerError(getattr(error, "code", Code.INVALID_REQUEST), str(error),
-                             status=400) from None
-        payload = {**started, **_live(state)}
-        place = rules.venue(table.venue)
-        event = NewEvent(stream=hand_stream(table_id, number), type=HAND_STARTED,
-                         payload=payload, schema_version=SCHEMA_VERSION, occurred_at=at,
-                         gaming_day=venue_day(place, at))
+        hand, event = _deal(ctx, deal, at)
         try:
             result = append([event], expected_versions=ctx.versions,
                             idempotency_key=idempotency_key,
                             request={"op": "start_hand", "table_id": table_id,
-                                     "button": button},
+                                     **deal.record()},
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue
-        _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
 
 
+def _deal(ctx: TableContext, deal: Deal, at: dt.datetime) -> tuple[HandContext, NewEvent]:
+    """The next hand of a table and its `hand_started` event (not yet appended)."""
+    table = ctx.table
+    _check_seat_number(table, deal.button, field="button")
+    if ctx.last_hand_running:
+        raise _hand_running(table.id, ctx.last_hand)
+    stacks = {n: s.stack_minor for n, s in ctx.seats.items()
+              if s.player_id and s.stack_minor > 0}
+    if len(stacks) < 2:
+        raise PokerError(Code.TOO_FEW_PLAYERS, "a hand needs two players with chips",
+                         status=409, players=len(stacks), cite="000:L495")
+    number = ctx.last_hand + 1
+    started = {
+        "hand_id": hand_id_of(table.id, number), "table_id": table.id, "number": number,
+        "venue": table.venue, "currency": table.currency, "variant": table.variant,
+        "structure": table.structure, "stakes": dict(table.stakes),
+        **deal.record(),
+        "stacks_minor": {str(n): v for n, v in stacks.items()},
+        "players": {str(n): ctx.seats[n].player_id for n in stacks},
+    }
+    try:
+        state = _start_state(started)
+    except (engine.IllegalAction, ValueError) as error:
+        raise PokerError(getattr(error, "code", Code.INVALID_REQUEST), str(error),
+                         status=400) from None
+    payload = {**started, **_live(state)}
+    place = rules.venue(table.venue)
+    event = NewEvent(stream=hand_stream(table.id, number), type=HAND_STARTED,
+                     payload=payload, schema_version=SCHEMA_VERSION, occurred_at=at,
+                     gaming_day=venue_day(place, at))
+    return HandContext(table, number, started, state, "running", 0), event
+
+
 def act(*, hand_id: str, seat: int, kind: str, amount_minor: int | None = None,
-        actor: str, idempotency_key: str | None = None,
+        open_pair: bool = False, actor: str, idempotency_key: str | None = None,
         at: dt.datetime | None = None) -> HandResult:
     """Apply one player action; the engine decides whether it is legal.
 
@@ -665,13 +696,14 @@ def act(*, hand_id: str, seat: int, kind: str, amount_minor: int | None = None,
     if recorded is not None:
         return _replay_hand(recorded, (ACTION_TAKEN,), rejected=ACTION_REJECTED)
     at = at or clock.now()
-    action = engine.Action(seat, kind, amount_minor)
+    action = Step(seat, str(kind), amount_minor, open_pair)
     for _ in range(ATTEMPTS_MAX):
         ctx = load_hand(hand_id)
         _check_running(ctx)
         place = rules.venue(ctx.table.venue)
+        day = venue_day(place, at)
         try:
-            state = engine.apply(ctx.state, action)
+            state, events = _step(ctx, ctx.state, action, at=at, day=day)
         except engine.IllegalAction as illegal:
             refusal = PokerError(illegal.code, illegal.message, status=illegal.status,
                                  **illegal.details)
@@ -681,23 +713,12 @@ def act(*, hand_id: str, seat: int, kind: str, amount_minor: int | None = None,
                               place=place, at=at, actor=actor,
                               idempotency_key=idempotency_key)
             raise refusal from None
-        payload = {"hand_id": ctx.hand_id, "seat": seat, "kind": str(kind),
-                   "amount_minor": amount_minor, "record": asdict(state.log[-1]),
-                   **_live(state)}
-        day = venue_day(place, at)
-        events = [NewEvent(stream=ctx.stream, type=ACTION_TAKEN, payload=payload,
-                           schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)]
-        if state.phase is engine.Phase.COMPLETE:
-            decided = _decide_settlement(ctx, state)
-            awards = {decided.winner: engine.award_without_showdown(decided.pots_net,
-                                                                    decided.winner)}
-            events.append(_settled_event(ctx, state, decided, awards, claimed=None, board=None,
-                                         hands=None, at=at, day=day))
         try:
             result = append(events, expected_versions={ctx.stream: ctx.version},
                             idempotency_key=idempotency_key,
                             request={"op": "act", "hand_id": hand_id, "seat": seat,
-                                     "kind": str(kind), "amount_minor": amount_minor},
+                                     "kind": str(kind), "amount_minor": amount_minor,
+                                     "open_pair": open_pair},
                             metadata=Metadata(actor=actor, source=SOURCE))
         except StaleVersion:
             continue
@@ -736,33 +757,9 @@ def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, An
             raise PokerError(Code.HAND_NOT_AT_SHOWDOWN,
                              "the betting is not over: no showdown yet", status=409,
                              phase=str(state.phase))
-        decided = _decide_settlement(ctx, state)
-        live = set(state.live_seats)
-        shown = {int(seat): cards for seat, cards in hands.items()}
-        if set(shown) != live:
-            raise PokerError(Code.INVALID_SHOWDOWN,
-                             "give the cards of every player still in the hand, and only"
-                             " theirs", status=400, live_seats=sorted(live),
-                             seats_given=sorted(shown))
-        try:
-            verified_result = native_eval.showdown(
-                state.variant, board, shown,
-                [(pot.amount_minor, pot.eligible_seats) for pot in decided.pots_net],
-                state.button)
-        except ValueError as error:
-            raise PokerError(Code.INVALID_SHOWDOWN, str(error), status=400) from None
-        verified = {seat: amount for seat, amount in verified_result.awards.items() if amount}
-        board_record = board if isinstance(board, str) else list(board)
-        cards_record = {str(seat): (c if isinstance(c, str) else list(c))
-                        for seat, c in shown.items()}
         place = rules.venue(ctx.table.venue)
-        day = venue_day(place, at)
-        if claimed == verified:
-            events = [_settled_event(ctx, state, decided, verified, claimed=claimed,
-                                     board=board_record, hands=cards_record, at=at, day=day)]
-        else:
-            events = _disputed_events(ctx, decided, verified, claimed, board_record,
-                                      cards_record, at=at, day=day)
+        events, board_record, cards_record = _showdown_events(
+            ctx, state, board, hands, claimed, at=at, day=venue_day(place, at))
         try:
             result = append(events, expected_versions={ctx.stream: ctx.version},
                             idempotency_key=idempotency_key,
@@ -775,6 +772,101 @@ def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, An
         _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    board: str | Sequence[str]
+    hands: Mapping[int, Any]
+    claimed_awards: Mapping[int, int]
+
+
+def record_hand(*, table_id: str, deal: Deal, steps: Sequence[Step],
+                showdown: Showdown | None = None, void_reason: str | None = None,
+                actor: str, idempotency_key: str | None = None,
+                at: dt.datetime | None = None) -> HandResult:
+    """Record a complete hand in one request (an electronic table's history).
+
+    Every step goes through the same engine and the same event builders as
+    `start_hand`, `act` and `showdown`, in memory first; only a history that
+    is legal to the end is appended, all of it at once. So a history with an
+    illegal step writes no hand and moves no money: the refusal alone is
+    recorded (`poker.hand_history_rejected` on the table's stream, with the
+    step's index, code and reason) and raised as a 422. The history must end
+    the hand: every other player folded, or a showdown (verified, so it may
+    end disputed), or a void (a misdeal, 000:L1093-1110).
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_hand(recorded, (HAND_STARTED,), rejected=HAND_HISTORY_REJECTED)
+    at = at or clock.now()
+    request = {"op": "record_hand", "table_id": table_id, **deal.record(),
+               "steps": [asdict(step) for step in steps],
+               "showdown": (None if showdown is None else {
+                   "board": showdown.board if isinstance(showdown.board, str)
+                   else list(showdown.board),
+                   "hands": {str(k): v for k, v in showdown.hands.items()},
+                   "claimed": {str(k): v for k, v in showdown.claimed_awards.items()}}),
+               "void_reason": void_reason}
+    for _ in range(ATTEMPTS_MAX):
+        table_ctx = load_table(table_id)
+        place = rules.venue(table_ctx.table.venue)
+        day = venue_day(place, at)
+        ctx, started = _deal(table_ctx, deal, at)
+        events, state = [started], ctx.state
+        for index, step in enumerate(steps):
+            try:
+                if state.is_over:
+                    raise engine.IllegalAction(engine.BettingErrorCode.HAND_OVER,
+                                               "The hand is already over.")
+                state, step_events = _step(ctx, state, step, at=at, day=day)
+            except engine.IllegalAction as illegal:
+                refusal = PokerError(illegal.code, f"step {index}: {illegal.message}",
+                                     status=illegal.status, step=index, **illegal.details)
+                _record_rejection(HAND_HISTORY_REJECTED, table_stream(table_id), refusal,
+                                  {"table_id": table_id, "step": index,
+                                   "seat": step.seat, "kind": step.kind,
+                                   "amount_minor": step.amount_minor},
+                                  place=place, at=at, actor=actor,
+                                  idempotency_key=idempotency_key)
+                raise refusal from None
+            events.extend(step_events)
+        events.extend(_history_end(ctx, state, showdown, void_reason, at=at, day=day))
+        try:
+            result = append(events, expected_versions=table_ctx.versions,
+                            idempotency_key=idempotency_key, request=request,
+                            metadata=Metadata(actor=actor, source=SOURCE))
+        except StaleVersion:
+            continue
+        _announce_settlement(result.events)
+        return _hand_result(result.events, replayed=result.replayed)
+    raise _concurrent()
+
+
+def _history_end(ctx: HandContext, state: engine.HandState, showdown: Showdown | None,
+                 void_reason: str | None, *, at: dt.datetime, day: dt.date) -> list[NewEvent]:
+    """The events that close a recorded history, or a 400 if it does not end."""
+    if void_reason is not None:
+        if state.phase is engine.Phase.COMPLETE:
+            raise PokerError(Code.INVALID_REQUEST, "a hand that ended cannot be voided",
+                             status=400)
+        return [_voided_event(ctx, void_reason, at=at, day=day)]
+    if state.phase is engine.Phase.COMPLETE:
+        if showdown is not None:
+            raise PokerError(Code.INVALID_REQUEST, "the hand ended without a showdown:"
+                             " every other player folded", status=400)
+        return []
+    if state.phase is not engine.Phase.SHOWDOWN or showdown is None:
+        raise PokerError(Code.INCOMPLETE_HISTORY,
+                         "the history must end the hand: the betting is not over"
+                         if state.phase is not engine.Phase.SHOWDOWN
+                         else "the betting is over: give the showdown",
+                         status=400, phase=str(state.phase), to_act=state.to_act)
+    claimed = {int(seat): int(amount) for seat, amount in showdown.claimed_awards.items()
+               if amount}
+    events, _, _ = _showdown_events(ctx, state, showdown.board, showdown.hands, claimed,
+                                    at=at, day=day)
+    return events
 
 
 def void_hand(*, hand_id: str, reason: str, actor: str,
@@ -797,12 +889,7 @@ def void_hand(*, hand_id: str, reason: str, actor: str,
         ctx = load_hand(hand_id)
         _check_running(ctx)
         place = rules.venue(ctx.table.venue)
-        payload = {"hand_id": ctx.hand_id, "table_id": ctx.table.id, "reason": reason,
-                   "stacks_minor_after": dict(ctx.started["stacks_minor"]),
-                   "pot_minor": 0}
-        event = NewEvent(stream=ctx.stream, type=HAND_VOIDED, payload=payload,
-                         schema_version=SCHEMA_VERSION, occurred_at=at,
-                         gaming_day=venue_day(place, at))
+        event = _voided_event(ctx, reason, at=at, day=venue_day(place, at))
         try:
             result = append([event], expected_versions={ctx.stream: ctx.version},
                             idempotency_key=idempotency_key,
@@ -813,6 +900,16 @@ def void_hand(*, hand_id: str, reason: str, actor: str,
         _announce_settlement(result.events)
         return _hand_result(result.events, replayed=result.replayed)
     raise _concurrent()
+
+
+def _voided_event(ctx: HandContext, reason: str, *, at: dt.datetime,
+                  day: dt.date) -> NewEvent:
+    """Every bet returned: the stacks as at the start (no posting: the chips
+    never left the table account)."""
+    payload = {"hand_id": ctx.hand_id, "table_id": ctx.table.id, "reason": reason,
+               "stacks_minor_after": dict(ctx.started["stacks_minor"]), "pot_minor": 0}
+    return NewEvent(stream=ctx.stream, type=HAND_VOIDED, payload=payload,
+                    schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)
 
 
 def decide_dispute(*, hand_id: str, decision: str, note: str, actor: str,
@@ -872,13 +969,7 @@ def decide_dispute(*, hand_id: str, decision: str, note: str, actor: str,
                                          verified, claimed=claimed, board=disputed["board"],
                                          hands=disputed["hands"], at=at, day=day))
         else:
-            events.append(NewEvent(
-                stream=ctx.stream, type=HAND_VOIDED,
-                payload={"hand_id": ctx.hand_id, "table_id": ctx.table.id,
-                         "reason": f"compliance decision: {note}",
-                         "stacks_minor_after": dict(ctx.started["stacks_minor"]),
-                         "pot_minor": 0},
-                schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day))
+            events.append(_voided_event(ctx, f"compliance decision: {note}", at=at, day=day))
         try:
             result = append(events, expected_versions={ctx.stream: ctx.version},
                             idempotency_key=idempotency_key,
@@ -920,7 +1011,8 @@ def load_hand(hand_id: str) -> HandContext:
     for event in events[1:]:
         p = event.payload
         if event.type == ACTION_TAKEN:
-            state = engine.apply(state, engine.Action(p["seat"], p["kind"], p["amount_minor"]))
+            state = _advance(state, Step(p["seat"], p["kind"], p["amount_minor"],
+                                         p.get("open_pair", False)))
         elif event.type == HAND_SETTLED:
             status = "settled"
         elif event.type == HAND_VOIDED:
@@ -931,10 +1023,92 @@ def load_hand(hand_id: str) -> HandContext:
 
 
 def _start_state(started: Mapping[str, Any]) -> engine.HandState:
+    blinds = started.get("blind_seats")
     return engine.start_hand(started["variant"], started["structure"],
                              engine.Stakes(**started["stakes"]),
                              {int(n): v for n, v in started["stacks_minor"].items()},
-                             started["button"])
+                             started["button"],
+                             blind_seats=tuple(blinds) if blinds else None,
+                             straddles=started.get("straddles", 0),
+                             first_seat=started.get("first_seat"))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One entry of a hand's history: a player action, or opening a stud street."""
+
+    seat: int
+    kind: str
+    amount_minor: int | None = None
+    open_pair: bool = False
+
+
+def _advance(state: engine.HandState, step: Step) -> engine.HandState:
+    if step.kind == OPEN_STREET:
+        return engine.open_street(state, first_seat=step.seat, open_pair=step.open_pair)
+    return engine.apply(state, engine.Action(step.seat, step.kind, step.amount_minor))
+
+
+def _step(ctx: HandContext, state: engine.HandState, step: Step, *, at: dt.datetime,
+          day: dt.date) -> tuple[engine.HandState, list[NewEvent]]:
+    """Apply one step; return the new state and its events (not yet appended).
+
+    When the step ends the hand without a showdown (everyone else folded),
+    the events include the settlement: the uncalled bet goes back, rake and
+    drop are taken, and the last player wins the pots, no cards needed
+    (000:L192-195, L1824-1832). Raises engine.IllegalAction.
+    """
+    state = _advance(state, step)
+    payload = {"hand_id": ctx.hand_id, "seat": step.seat, "kind": step.kind,
+               "amount_minor": step.amount_minor, "record": asdict(state.log[-1]),
+               **_live(state)}
+    if step.open_pair:
+        payload["open_pair"] = True
+    events = [NewEvent(stream=ctx.stream, type=ACTION_TAKEN, payload=payload,
+                       schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)]
+    if state.phase is engine.Phase.COMPLETE:
+        decided = _decide_settlement(ctx, state)
+        awards = {decided.winner: engine.award_without_showdown(decided.pots_net,
+                                                                decided.winner)}
+        events.append(_settled_event(ctx, state, decided, awards, claimed=None, board=None,
+                                     hands=None, at=at, day=day))
+    return state, events
+
+
+def _showdown_events(ctx: HandContext, state: engine.HandState, board: str | Sequence[str],
+                     hands: Mapping[int, Any], claimed: Mapping[int, int], *,
+                     at: dt.datetime, day: dt.date) -> tuple[list[NewEvent], Any, Any]:
+    """Verify a showdown with native_eval: the settlement, or the dispute and its alert.
+
+    Returns (events, board as recorded, cards as recorded). Raises
+    PokerError 400 for cards the evaluator refuses or a wrong set of hands.
+    """
+    decided = _decide_settlement(ctx, state)
+    live = set(state.live_seats)
+    shown = {int(seat): cards for seat, cards in hands.items()}
+    if set(shown) != live:
+        raise PokerError(Code.INVALID_SHOWDOWN,
+                         "give the cards of every player still in the hand, and only"
+                         " theirs", status=400, live_seats=sorted(live),
+                         seats_given=sorted(shown))
+    try:
+        verified_result = native_eval.showdown(
+            state.variant, board, shown,
+            [(pot.amount_minor, pot.eligible_seats) for pot in decided.pots_net],
+            state.button)
+    except ValueError as error:
+        raise PokerError(Code.INVALID_SHOWDOWN, str(error), status=400) from None
+    verified = {seat: amount for seat, amount in verified_result.awards.items() if amount}
+    board_record = board if isinstance(board, str) else list(board)
+    cards_record = {str(seat): (c if isinstance(c, str) else list(c))
+                    for seat, c in shown.items()}
+    if claimed == verified:
+        events = [_settled_event(ctx, state, decided, verified, claimed=claimed,
+                                 board=board_record, hands=cards_record, at=at, day=day)]
+    else:
+        events = _disputed_events(ctx, state, decided, verified, claimed, board_record,
+                                  cards_record, at=at, day=day)
+    return events, board_record, cards_record
 
 
 def _live(state: engine.HandState) -> dict[str, Any]:
@@ -1020,7 +1194,8 @@ def _settled_event(ctx: HandContext, state: engine.HandState, decided: Decided,
                     occurred_at=at, gaming_day=day)
 
 
-def _disputed_events(ctx: HandContext, decided: Decided, verified: Mapping[int, int],
+def _disputed_events(ctx: HandContext, state: engine.HandState, decided: Decided,
+                     verified: Mapping[int, int],
                      claimed: Mapping[int, int], board: Any, hands: Any, *,
                      at: dt.datetime, day: dt.date) -> list[NewEvent]:
     """The dispute and its compliance alert, both results in each (no postings)."""
@@ -1029,7 +1204,7 @@ def _disputed_events(ctx: HandContext, decided: Decided, verified: Mapping[int, 
     payload = {"hand_id": ctx.hand_id, "table_id": ctx.table.id,
                "pots_net": _pots(decided.pots_net), "awards_verified": verified_record,
                "awards_claimed": claimed_record, "board": board, "hands": hands,
-               "pot_minor": ctx.state.pot_minor}
+               "pot_minor": state.pot_minor}
     alert = {
         "kind": AlertKind.SHOWDOWN_MISMATCH.value,
         "summary": (f"hand {ctx.hand_id} at {ctx.table.venue}: the claimed showdown"

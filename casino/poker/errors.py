@@ -15,6 +15,8 @@ from casino.errors import CodedError
 class PokerErrorCode(StrEnum):
     INVALID_REQUEST = "poker.invalid_request"
     """A malformed request (unknown variant, bad stakes, bad seat): 400."""
+    INCOMPLETE_HISTORY = "poker.incomplete_history"
+    """A complete hand history that does not end the hand: 400."""
     UNKNOWN_TABLE = "poker.unknown_table"
     UNKNOWN_HAND = "poker.unknown_hand"
     RAKE_RULE_NOT_OFFERED = "poker.rake_rule_not_offered"

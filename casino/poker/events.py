@@ -3,7 +3,7 @@
 Streams:
 
     table/<table_id>            table_opened, player_bought_in, player_cashed_out,
-                                buy_in_rejected
+                                buy_in_rejected, hand_history_rejected
     hand/<table_id>/<number>    hand_started, action_taken, action_rejected,
                                 hand_settled, hand_disputed, dispute_decided,
                                 hand_voided, and the compliance.alert_raised of
@@ -27,11 +27,17 @@ Payload keys by type (amounts in minor units, seats as strings in JSON maps):
     player_cashed_out   table_id, seat, player_id, amount_minor, paid_to
     buy_in_rejected     table_id, seat, player_id, amount_minor, code, message,
                         details
+    hand_history_rejected  table_id, step (index), seat, kind, amount_minor,
+                        code, message, details: a complete history refused
+                        whole (no hand was started)
     hand_started        hand_id, table_id, number, venue, currency, variant,
-                        structure, stakes, button, stacks_minor{seat: stack},
+                        structure, stakes, button, blind_seats, straddles,
+                        first_seat, stacks_minor{seat: stack},
                         players{seat: player_id}, phase, to_act
     action_taken        hand_id, seat, kind, amount_minor (as sent), record (the
-                        engine's Record), phase, to_act, pot_minor
+                        engine's Record), phase, to_act, pot_minor; kind
+                        "open_street" (stud: who acts first, open_pair) is
+                        the dealer's, not a bet
     action_rejected     hand_id, seat, kind, amount_minor, code, message, details
     hand_settled        hand_id, table_id, returned[[seat, amount]], pots[...],
                         rake{...}, drop{...}, pots_net[...], awards_verified,
@@ -61,6 +67,11 @@ HAND_SETTLED = "poker.hand_settled"
 HAND_DISPUTED = "poker.hand_disputed"
 HAND_VOIDED = "poker.hand_voided"
 DISPUTE_DECIDED = "poker.dispute_decided"
+HAND_HISTORY_REJECTED = "poker.hand_history_rejected"
+
+OPEN_STREET = "open_street"
+"""An action_taken kind that is not a bet: the dealer names who acts first
+on a stud street (000:L2201-2213)."""
 
 TABLE_EVENT_TYPES = frozenset({TABLE_OPENED, PLAYER_BOUGHT_IN, PLAYER_CASHED_OUT})
 HAND_EVENT_TYPES = frozenset({HAND_STARTED, ACTION_TAKEN, HAND_SETTLED, HAND_DISPUTED,

@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from casino.api import MoneyField
 from casino.poker.engine import ActionKind, BettingStructure
+from casino.poker.events import OPEN_STREET
 
 
 class TableOpenSerializer(serializers.Serializer):
@@ -92,13 +93,38 @@ class SeatResultSerializer(serializers.Serializer):
 
 class HandStartSerializer(serializers.Serializer):
     button = serializers.IntegerField(min_value=1, max_value=12)
+    small_blind_seat = serializers.IntegerField(
+        min_value=1, max_value=12, required=False, allow_null=True,
+        help_text="Moving-blind cases only (000:L1036-1070); with big_blind_seat."
+                  " Null with big_blind_seat set: no small blind this hand.")
+    big_blind_seat = serializers.IntegerField(min_value=1, max_value=12, required=False)
+    straddles = serializers.IntegerField(min_value=0, max_value=11, default=0,
+                                         help_text="Live straddles (000:L975-985).")
+    first_seat = serializers.IntegerField(
+        min_value=1, max_value=12, required=False,
+        help_text="Stud without blinds: the seat that brings in (000:L2170-2186).")
+
+    def validate(self, data):
+        if "small_blind_seat" in data and "big_blind_seat" not in data:
+            raise serializers.ValidationError(
+                {"big_blind_seat": "give it with small_blind_seat"})
+        return data
+
+
+ACTION_KINDS = [k.value for k in ActionKind] + [OPEN_STREET]
 
 
 class ActionSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=12)
-    kind = serializers.ChoiceField(choices=[k.value for k in ActionKind])
+    kind = serializers.ChoiceField(
+        choices=ACTION_KINDS,
+        help_text="A player action; or `open_street` (stud): the dealer names the"
+                  " seat that acts first on the street (000:L2201-2213).")
     amount = MoneyField(required=False,
                         help_text="Bet or raise: the total on the street after it (to).")
+    open_pair = serializers.BooleanField(
+        default=False, help_text="open_street on fourth street of limit stud with an open"
+                                 " pair: the big unit may be used (000:L2216-2230).")
 
 
 class AwardSerializer(serializers.Serializer):
@@ -118,6 +144,23 @@ class ShowdownSerializer(serializers.Serializer):
             return {int(seat): cards for seat, cards in value.items()}
         except ValueError:
             raise serializers.ValidationError("keys are seat numbers") from None
+
+
+class HandHistorySerializer(HandStartSerializer):
+    """A complete hand in one request, validated step by step like the actions."""
+
+    actions = ActionSerializer(many=True, help_text="In order, forced bets excluded"
+                               " (they follow from the deal).")
+    showdown = ShowdownSerializer(required=False, help_text="When the betting ended"
+                                  " with two or more players in.")
+    void_reason = serializers.CharField(max_length=500, required=False,
+                                        help_text="A misdeal: the hand is voided.")
+
+    def validate(self, data):
+        data = super().validate(data)
+        if "showdown" in data and "void_reason" in data:
+            raise serializers.ValidationError("give a showdown or a void_reason, not both")
+        return data
 
 
 class VoidSerializer(serializers.Serializer):

@@ -34,6 +34,7 @@ from .serializers import (
     DecisionSerializer,
     HandResultSerializer,
     HandSerializer,
+    HandHistorySerializer,
     HandStartSerializer,
     SeatResultSerializer,
     ShowdownSerializer,
@@ -160,9 +161,44 @@ class HandsView(_PokerView):
     @_write_schema(HandStartSerializer, HandResultSerializer, "Start a hand")
     def post(self, request: Request, table_id: str) -> Response:
         key, data = self._body(request, HandStartSerializer)
-        result = commands.start_hand(table_id=table_id, button=data["button"],
+        deal = _deal(data)
+        result = commands.start_hand(table_id=table_id, button=deal.button,
+                                     blind_seats=deal.blind_seats, straddles=deal.straddles,
+                                     first_seat=deal.first_seat,
                                      actor=request.user.get_username(), idempotency_key=key)
         return self._created(HandResultSerializer(result).data, result.replayed)
+
+
+class HandHistoriesView(_PokerView):
+    """A complete hand in one request (electronic tables): all of it, or nothing."""
+
+    @_write_schema(HandHistorySerializer, HandResultSerializer,
+                   "Record a complete hand history")
+    def post(self, request: Request, table_id: str) -> Response:
+        key, data = self._body(request, HandHistorySerializer)
+        showdown = data.get("showdown")
+        result = commands.record_hand(
+            table_id=table_id, deal=_deal(data),
+            steps=[commands.Step(a["seat"], a["kind"], a.get("amount"), a["open_pair"])
+                   for a in data["actions"]],
+            showdown=None if showdown is None else commands.Showdown(
+                showdown["board"], showdown["hands"], _claimed(showdown)),
+            void_reason=data.get("void_reason"),
+            actor=request.user.get_username(), idempotency_key=key)
+        return self._created(HandResultSerializer(result).data, result.replayed)
+
+
+def _deal(data: dict[str, Any]) -> commands.Deal:
+    blinds = ((data.get("small_blind_seat"), data["big_blind_seat"])
+              if "big_blind_seat" in data else None)
+    return commands.Deal(data["button"], blinds, data["straddles"], data.get("first_seat"))
+
+
+def _claimed(showdown: dict[str, Any]) -> dict[int, int]:
+    claimed: dict[int, int] = {}
+    for award in showdown["claimed_awards"]:
+        claimed[award["seat"]] = claimed.get(award["seat"], 0) + award["amount"]
+    return claimed
 
 
 class HandDetailsView(_PokerView):
@@ -185,7 +221,7 @@ class ActionsView(_PokerView):
     def post(self, request: Request, hand_id: str) -> Response:
         key, data = self._body(request, ActionSerializer)
         result = commands.act(hand_id=hand_id, seat=data["seat"], kind=data["kind"],
-                              amount_minor=data.get("amount"),
+                              amount_minor=data.get("amount"), open_pair=data["open_pair"],
                               actor=request.user.get_username(), idempotency_key=key)
         return self._created(HandResultSerializer(result).data, result.replayed)
 
@@ -196,11 +232,8 @@ class ShowdownView(_PokerView):
     @_write_schema(ShowdownSerializer, HandResultSerializer, "Show down a hand")
     def post(self, request: Request, hand_id: str) -> Response:
         key, data = self._body(request, ShowdownSerializer)
-        claimed: dict[int, int] = {}
-        for award in data["claimed_awards"]:
-            claimed[award["seat"]] = claimed.get(award["seat"], 0) + award["amount"]
         result = commands.showdown(hand_id=hand_id, board=data["board"], hands=data["hands"],
-                                   claimed_awards=claimed,
+                                   claimed_awards=_claimed(data),
                                    actor=request.user.get_username(), idempotency_key=key)
         return self._created(HandResultSerializer(result).data, result.replayed)
 
