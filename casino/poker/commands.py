@@ -81,7 +81,7 @@ from ledger.errors import AccountExists, IdempotencyConflict, InsufficientFunds,
 from ledger.models import Account, AccountType, Event, Stream
 from ledger.store import recorded_result
 
-from . import engine, signals
+from . import engine, evening, signals
 from .errors import PokerError, PokerErrorCode as Code
 from .events import (
     ACTION_REJECTED,
@@ -98,6 +98,8 @@ from .events import (
     PLAYER_CASHED_OUT,
     SCHEMA_VERSION,
     TABLE_OPENED,
+    TIME_CHARGE_REJECTED,
+    TIME_CHARGED,
     hand_id_of,
     hand_stream,
     house_rake,
@@ -106,7 +108,7 @@ from .events import (
     table_stacks,
     table_stream,
 )
-from .models import Seat, Table
+from .models import Seat, SeatMove, Table
 
 # Of n requests racing on one table at least one wins each round; a table
 # has at most a controller and a few cashiers acting at once.
@@ -138,6 +140,8 @@ class TableResult:
     drop: Mapping[str, Any] | None
     jackpot: str | None
     position: int
+    banzai: bool = False
+    jackpot_time_fee: Mapping[str, Any] | None = None
     replayed: bool = False
 
 
@@ -186,10 +190,21 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
                buy_in_minor_min: int, buy_in_minor_max: int, rake: str = "standard",
                rake_cap_minor: int | None = None,
                rake_percent_basis_points: int | None = None, jackpot: bool = False,
-               jackpot_drop_minor: int | None = None, actor: str,
+               jackpot_drop_minor: int | None = None, banzai: bool = False,
+               time_charge_minor: int | None = None,
+               time_charge_period_minutes: int | None = None,
+               jackpot_fee: str = "per_hand", actor: str,
                idempotency_key: str | None = None,
                at: dt.datetime | None = None) -> TableResult:
     """Open a cash-game table with its stakes, seats, buy-in range and rake rule.
+
+    `banzai`: the online shallow-stack format (001:L219-223): its own rake
+    rows, and a maximum buy-in of at most 10 big blinds. `rake` may be a
+    time charge instead of a pot rake (`time_charge` with its amount and
+    period where the table sets them, 000:L464-465, 002:L287-289;
+    `time_rake` in Tallinn, 003:L140), charged by `charge_time`. A Veikkaus
+    jackpot table may take its jackpot fee by time (`jackpot_fee` `time_60`
+    or `time_15`, 000:L2876-2879) instead of EUR 1 a hand.
 
     The rake and jackpot drop are built from the venue's rulebook in force
     (`_house_rules`) and frozen into the table's event, so a later rulebook
@@ -209,6 +224,9 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
                            big_blind_minor=big_blind_minor, ante_minor=ante_minor,
                            seats_max=seats_max, buy_in_minor_min=buy_in_minor_min,
                            buy_in_minor_max=buy_in_minor_max)
+    if banzai:
+        _check_banzai(figures, config)
+        config["banzai"] = True
     seats_allowed = _seats_allowed(figures, jackpot=jackpot)
     if seats_allowed is not None and seats_max > seats_allowed[0]:
         raise PokerError(Code.TOO_MANY_SEATS,
@@ -218,19 +236,25 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
     rake_rule, drop_rule = _house_rules(rulebook, figures, config, rake=rake,
                                         rake_cap_minor=rake_cap_minor,
                                         rake_percent_basis_points=rake_percent_basis_points,
-                                        jackpot=jackpot, jackpot_drop_minor=jackpot_drop_minor)
+                                        jackpot=jackpot, jackpot_drop_minor=jackpot_drop_minor,
+                                        time_charge_minor=time_charge_minor,
+                                        time_charge_period_minutes=time_charge_period_minutes)
+    jackpot_time_fee = _jackpot_time_fee(figures, jackpot_fee, jackpot=jackpot)
+    if jackpot_time_fee is not None:
+        drop_rule = None  # the fee by time replaces the EUR 1 a hand
     table_id = f"tbl-{uuid.uuid4().hex[:12]}"
     payload = {
         "table_id": table_id, "venue": place.code, "currency": place.currency,
         "rulebook": rulebook.key, **config, "rake": _rule_record(rake_rule),
         "drop": _rule_record(drop_rule) if drop_rule else None,
-        "jackpot": jackpot_pending(place.code) if drop_rule else None,
+        "jackpot": jackpot_pending(place.code) if drop_rule or jackpot_time_fee else None,
+        "jackpot_time_fee": _rule_record(jackpot_time_fee) if jackpot_time_fee else None,
     }
     event = NewEvent(stream=table_stream(table_id), type=TABLE_OPENED, payload=payload,
                      schema_version=SCHEMA_VERSION, occurred_at=at,
                      gaming_day=venue_day(place, at))
     accounts = [table_stacks(table_id), house_rake(place.code)]
-    if drop_rule:
+    if payload["jackpot"]:
         accounts.append(jackpot_pending(place.code))
     request = {"op": "open_table", **{k: v for k, v in payload.items() if k != "table_id"}}
     for _ in range(ATTEMPTS_MAX):
@@ -281,6 +305,17 @@ def _table_config(*, variant: str, structure: str, small_blind_minor: int,
             "buy_in_minor_max": buy_in_minor_max}
 
 
+def _check_banzai(figures: Mapping[str, tuple[Any, str]], config: Mapping[str, Any]) -> None:
+    if "banzai.stack_max_big_blinds" not in figures:
+        raise PokerError(Code.RAKE_RULE_NOT_OFFERED, "this venue's rulebook has no Banzai"
+                         " tables", field="banzai")
+    cap = figures["banzai.stack_max_big_blinds"][0] * config["stakes"]["big_blind_minor"]
+    if config["buy_in_minor_max"] > cap:
+        raise PokerError(Code.INVALID_REQUEST, f"a Banzai table's maximum buy-in is at most"
+                         f" 10 big blinds ({cap})", status=400, field="buy_in_max",
+                         limit_minor=cap, cite="001:L221")
+
+
 def _seats_allowed(figures: Mapping[str, Any], *, jackpot: bool) -> tuple[int, str] | None:
     """The rulebook's maximum players at a table (a jackpot table's, if stricter)."""
     for key in (("table.players.max_jackpot_table",) if jackpot else ()) + (
@@ -293,7 +328,9 @@ def _seats_allowed(figures: Mapping[str, Any], *, jackpot: bool) -> tuple[int, s
 def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any],
                  config: Mapping[str, Any], *, rake: str,
                  rake_cap_minor: int | None, rake_percent_basis_points: int | None,
-                 jackpot: bool, jackpot_drop_minor: int | None
+                 jackpot: bool, jackpot_drop_minor: int | None,
+                 time_charge_minor: int | None = None,
+                 time_charge_period_minutes: int | None = None,
                  ) -> tuple[engine.RakeRule, engine.DropRule | None]:
     """Build the table's rake and jackpot drop from the venue's rulebook figures.
 
@@ -312,7 +349,21 @@ def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any],
         if book == "veikkaus-online-poker" and rake == "standard" and not jackpot:
             game, stake = _online_rake_row(values, config)
             return engine.online_rake(values, game=game, stake=stake), None
-        if book == "veikkaus-poker-room" and rake in ("standard", "alternative"):
+        if rake == "time_charge" and book == "veikkaus-poker-room":
+            rake_rule = engine.veikkaus_room_time_charge(
+                values, amount_minor=time_charge_minor or 0,
+                period_minutes=time_charge_period_minutes or 0)
+            drop = engine.veikkaus_bad_beat_drop(values) if jackpot else None
+        elif rake == "time_charge" and book.startswith("ray-"):
+            rake_rule = engine.ray_time_charge(
+                values, amount_minor=time_charge_minor or 0,
+                period_minutes=time_charge_period_minutes or 0)
+            drop = (engine.ray_bad_beat_drop(values, amount_minor=jackpot_drop_minor or 0)
+                    if jackpot else None)
+        elif book == "olympic-tallinn" and rake == "time_rake":
+            rake_rule = engine.tallinn_time_rake(values)
+            drop = engine.tallinn_jackpot_drop(values) if jackpot else None
+        elif book == "veikkaus-poker-room" and rake in ("standard", "alternative"):
             rake_rule: engine.RakeRule = engine.veikkaus_room_rake(
                 values, alternative=rake == "alternative", cap_minor=rake_cap_minor)
             drop = engine.veikkaus_bad_beat_drop(values) if jackpot else None
@@ -334,9 +385,34 @@ def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any],
 
 
 # The online rake table's games by (variant, structure) (001:L725-739).
-# Decision: Banzai rows are not offered at cash tables yet: Banzai's
-# 10-big-blind stack cap and 30-minute lock (001:L219-221) are not built.
 ONLINE_RAKE_GAMES = {("holdem", "no_limit"): "nl_holdem", ("omaha", "pot_limit"): "pl_omaha"}
+# Banzai is raked by its own rows, Omaha with Hold'em's (decision banzai.omaha_rake).
+BANZAI_RAKE_GAMES = {("holdem", "no_limit"): "banzai_holdem",
+                     ("omaha", "pot_limit"): "banzai_omaha"}
+
+
+JACKPOT_TIME_FEES = {"time_60": "jackpot.bad_beat.time_charge.per_60_minutes",
+                     "time_15": "jackpot.bad_beat.time_charge.per_15_minutes"}
+
+
+def _jackpot_time_fee(figures: Mapping[str, tuple[Any, str]], jackpot_fee: str, *,
+                      jackpot: bool) -> engine.TimeCharge | None:
+    """The jackpot fee by time, per table and split among the players (000:L2876-2879).
+
+    The table's amount per started period, shared equally (each share
+    rounded down, as for Tallinn's time rake); collected by `charge_time`.
+    """
+    if jackpot_fee == "per_hand":
+        return None
+    key = JACKPOT_TIME_FEES.get(jackpot_fee)
+    if key is None or not jackpot or key not in figures:
+        raise PokerError(Code.RAKE_RULE_NOT_OFFERED,
+                         f"no jackpot fee {jackpot_fee!r} at this table's venue",
+                         jackpot_fee=jackpot_fee, jackpot=jackpot)
+    amount, cite = figures[key]
+    return engine.TimeCharge("veikkaus_bad_beat_time_fee", amount,
+                             60 if jackpot_fee == "time_60" else 15,
+                             engine.TimeChargeBasis.PER_TABLE_SPLIT, cite)
 
 
 def _online_rake_row(values: Mapping[str, Any], config: Mapping[str, Any]
@@ -347,12 +423,13 @@ def _online_rake_row(values: Mapping[str, Any], config: Mapping[str, Any]
     (`stake.<game>.<row>.small_blind`, `.big_blind`; 001:L725, L731);
     ValueError when the table's game or blinds have no row.
     """
-    game = ONLINE_RAKE_GAMES.get((config["variant"], config["structure"]))
+    games = BANZAI_RAKE_GAMES if config.get("banzai") else ONLINE_RAKE_GAMES
+    game = games.get((config["variant"], config["structure"]))
     if game is None:
         raise ValueError(f"the online rake table has no {config['structure']}"
                          f" {config['variant']} row (001:L721-739)")
     stakes = config["stakes"]
-    prefix = f"stake.{game}."
+    prefix = f"stake.{game.replace('banzai_omaha', 'banzai_holdem')}."
     for key, value in sorted(values.items()):
         if not (key.startswith(prefix) and key.endswith(".big_blind")):
             continue
@@ -424,8 +501,9 @@ def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
         table = ctx.table
         _check_seat_number(table, seat)
         place = rules.venue(table.venue)
-        failure = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
-                                  amount_minor=amount_minor)
+        day = venue_day(place, at)
+        failure, short = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
+                                         amount_minor=amount_minor, at=at, day=day)
         if failure is not None:
             _record_rejection(BUY_IN_REJECTED, table_stream(table_id), failure,
                               {"table_id": table_id, "seat": seat, "player_id": player_id,
@@ -445,10 +523,11 @@ def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
             stream=table_stream(table_id), type=PLAYER_BOUGHT_IN,
             payload={"table_id": table_id, "seat": seat, "player_id": player_id,
                      "amount_minor": amount_minor, "paid_with": paid_with,
-                     "stack_minor_after": stack_after, "verdict": verdict_record(verdict)},
+                     "stack_minor_after": stack_after, "short": short,
+                     "verdict": verdict_record(verdict)},
             postings=(Posting(means, amount_minor, table.currency),
                       Posting(table_stacks(table_id), -amount_minor, table.currency)),
-            schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=venue_day(place, at))
+            schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)
         try:
             result = _append([event], [means], venue=place, table_id=table_id, at=at,
                              expected_versions=ctx.versions, idempotency_key=idempotency_key,
@@ -464,35 +543,63 @@ def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
     raise _concurrent()
 
 
-def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str,
-                    amount_minor: int) -> PokerError | None:
-    """Why this buy-in is refused by the table's rules, or None (pure)."""
+def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_minor: int,
+                    at: dt.datetime, day: dt.date) -> tuple[PokerError | None, bool]:
+    """Why this buy-in is refused, or (None, whether it is a short buy-in).
+
+    The seat rules first (a hand running, the seat taken, the player at
+    another seat), then the buy-in range and the evening's rules
+    (casino/poker/evening.py) with the player's earlier moves.
+    """
     table = ctx.table
     if ctx.last_hand_running:
-        return _hand_running(table.id, ctx.last_hand)
+        return _hand_running(table.id, ctx.last_hand), False
     sitting = ctx.seats[seat]
     if sitting.player_id and sitting.player_id != player_id:
-        return PokerError(Code.SEAT_TAKEN, f"seat {seat} is taken", status=409, seat=seat)
+        return PokerError(Code.SEAT_TAKEN, f"seat {seat} is taken", status=409,
+                          seat=seat), False
     elsewhere = [n for n, s in ctx.seats.items() if s.player_id == player_id and n != seat]
     if elsewhere:
         return PokerError(Code.NOT_SEATED_HERE,
                           f"the player sits at seat {elsewhere[0]} of this table",
-                          status=409, seat=elsewhere[0])
-    stack = sitting.stack_minor if sitting.player_id else 0
-    limits = dict(limit_minor_min=table.buy_in_minor_min, limit_minor_max=table.buy_in_minor_max,
-                  amount_minor=amount_minor, stack_minor=stack, rulebook=table.rulebook)
-    if stack + amount_minor > table.buy_in_minor_max:
-        return PokerError(Code.BUY_IN_ABOVE_MAXIMUM,
-                          f"the stack would be {stack + amount_minor}, over the table's"
-                          f" maximum buy-in {table.buy_in_minor_max}",
-                          cite="000:L535-546", **limits)
-    big_blind = table.stakes["big_blind_minor"]
-    if stack < big_blind and amount_minor < table.buy_in_minor_min:
-        return PokerError(Code.BUY_IN_BELOW_MINIMUM,
-                          f"{amount_minor} is under the table's minimum buy-in"
-                          f" {table.buy_in_minor_min}",
-                          cite="000:L535-546, L541-543", **limits)
-    return None
+                          status=409, seat=elsewhere[0]), False
+    rulebook = RulebookVersion.objects.get(key=table.rulebook)
+    rules_tonight = evening.EveningRules.from_figures(_figures(rulebook, day))
+    terms = evening.TableTerms(
+        table_id=table.id, structure=table.structure,
+        small_blind_minor=table.stakes["small_blind_minor"],
+        big_blind_minor=table.stakes["big_blind_minor"],
+        buy_in_minor_min=table.buy_in_minor_min, buy_in_minor_max=table.buy_in_minor_max,
+        banzai=table.banzai, rulebook=table.rulebook)
+    moves = SeatMove.objects.filter(player_id=player_id, venue=table.venue).select_related(
+        "table")
+    today = [_move(m) for m in moves.filter(gaming_day=day)]
+    banzai_moves, banzai_now = [], 0
+    if table.banzai and rules_tonight.banzai is not None:
+        since = at - dt.timedelta(minutes=rules_tonight.banzai.lock_minutes)
+        banzai_moves = [_move(m) for m in moves.filter(occurred_at__gte=since,
+                                                       table__banzai=True)]
+        banzai_now = Seat.objects.filter(
+            player_id=player_id, table__banzai=True, table__venue=table.venue,
+            table__stakes=table.stakes).exclude(table=table).count()
+    try:
+        verdict = evening.check_buy_in(
+            rules_tonight, terms, amount_minor=amount_minor,
+            stack_minor=sitting.stack_minor if sitting.player_id else 0,
+            sitting_down=not sitting.player_id, moves_today=today,
+            banzai_moves=banzai_moves, banzai_tables_now=banzai_now, at=at)
+    except PokerError as refusal:
+        return refusal, False
+    return None, verdict.short
+
+
+def _move(row: SeatMove) -> evening.Move:
+    return evening.Move(
+        kind=row.kind, table_id=row.table_id, structure=row.table.structure,
+        small_blind_minor=row.table.stakes["small_blind_minor"],
+        big_blind_minor=row.table.stakes["big_blind_minor"], banzai=row.table.banzai,
+        amount_minor=row.amount_minor, stack_minor=row.stack_minor, short=row.short,
+        at=row.occurred_at)
 
 
 def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "account",
@@ -542,6 +649,132 @@ def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "accoun
             continue
         return _seat_result(result.events[0], replayed=result.replayed)
     raise _concurrent()
+
+
+def charge_time(*, table_id: str, consenting_players: Sequence[str] = (), actor: str,
+                idempotency_key: str | None = None,
+                at: dt.datetime | None = None) -> TimeChargeResult:
+    """Charge one period of the table's time charge, before the period starts.
+
+    Between hands, from each seated player's stack: the time rake to the
+    house (000:L464-465; 002:L287-289; Tallinn's EUR 30 a half hour shared,
+    three players or fewer, 003:L140) and the jackpot fee by time to the
+    jackpot (000:L2876-2878). Where the rules want the players' agreement
+    (every player, for the jackpot fee, 000:L2876; Tallinn's time rake,
+    003:L140) `consenting_players` must name every seated player. A paid
+    period stays paid if players leave during it (000:L2878-2879).
+
+    Refusals: no time charge at this table, a hand running, a stack smaller
+    than its share (409, nothing written); too many players or a missing
+    consent (422, recorded as `poker.time_charge_rejected`).
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay_time_charge(recorded)
+    at = at or clock.now()
+    for _ in range(ATTEMPTS_MAX):
+        ctx = load_table(table_id)
+        table = ctx.table
+        place = rules.venue(table.venue)
+        rake_rule = _rule_from(table.rake)
+        by_time = isinstance(rake_rule, engine.TimeCharge)
+        jackpot_fee = _rule_from(table.jackpot_time_fee) if table.jackpot_time_fee else None
+        if not by_time and jackpot_fee is None:
+            raise PokerError(Code.NO_TIME_CHARGE, "this table charges no time",
+                             status=409, table_id=table_id)
+        if ctx.last_hand_running:
+            raise _hand_running(table_id, ctx.last_hand)
+        seated = {n: s for n, s in ctx.seats.items() if s.player_id}
+        if not seated:
+            raise PokerError(Code.NO_TIME_CHARGE, "nobody is seated", status=409)
+        try:
+            refusal = None
+            rake = engine.time_charge_for(rake_rule, list(seated)) if by_time else None
+            fee = engine.time_charge_for(jackpot_fee, list(seated)) if jackpot_fee else None
+            missing = sorted({s.player_id for s in seated.values()} - set(consenting_players))
+            if missing and (jackpot_fee is not None or rake_rule.players_max is not None):
+                refusal = PokerError(
+                    Code.TIME_CHARGE_CONSENT_MISSING,
+                    "every player at the table must agree to the time charge",
+                    missing=missing, cite=jackpot_fee.cite if jackpot_fee else rake_rule.cite)
+        except engine.IllegalAction as illegal:
+            refusal = PokerError(illegal.code, illegal.message, **illegal.details)
+        if refusal is not None:
+            _record_rejection(TIME_CHARGE_REJECTED, table_stream(table_id), refusal,
+                              {"table_id": table_id,
+                               "consenting_players": list(consenting_players)},
+                              place=place, at=at, actor=actor,
+                              idempotency_key=idempotency_key)
+            raise refusal
+        per_seat = {n: {"rake_minor": 0, "jackpot_minor": 0} for n in seated}
+        for result, part in ((rake, "rake_minor"), (fee, "jackpot_minor")):
+            for seat, amount in (result.per_seat_minor if result else ()):
+                per_seat[seat][part] += amount
+        for seat, parts in per_seat.items():
+            if sum(parts.values()) > seated[seat].stack_minor:
+                raise PokerError(Code.STACK_BELOW_TIME_CHARGE,
+                                 f"seat {seat} has {seated[seat].stack_minor}, less than its"
+                                 f" time charge {sum(parts.values())}: top up or leave",
+                                 status=409, seat=seat)
+        rake_total = rake.total_minor if rake else 0
+        fee_total = fee.total_minor if fee else 0
+        postings = [Posting(table_stacks(table_id), rake_total + fee_total, table.currency)]
+        if rake_total:
+            postings.append(Posting(house_rake(table.venue), -rake_total, table.currency))
+        if fee_total:
+            postings.append(Posting(table.jackpot, -fee_total, table.currency))
+        payload = {
+            "table_id": table_id,
+            "per_seat": {str(n): parts for n, parts in per_seat.items()},
+            "players": {str(n): s.player_id for n, s in seated.items()},
+            "rake_minor": rake_total, "jackpot_minor": fee_total,
+            "period_minutes": (rake or fee).period_minutes,
+            "cite": ", ".join(r.cite for r in (rake, fee) if r),
+            "consenting_players": sorted(consenting_players),
+            "stacks_minor_after": {str(n): s.stack_minor - sum(per_seat[n].values())
+                                   for n, s in seated.items()},
+        }
+        event = NewEvent(stream=table_stream(table_id), type=TIME_CHARGED, payload=payload,
+                         postings=tuple(postings), schema_version=SCHEMA_VERSION,
+                         occurred_at=at, gaming_day=venue_day(place, at))
+        try:
+            result = append([event], expected_versions=ctx.versions,
+                            idempotency_key=idempotency_key,
+                            request={"op": "charge_time", "table_id": table_id,
+                                     "consenting_players": sorted(consenting_players)},
+                            metadata=Metadata(actor=actor, source=SOURCE))
+        except StaleVersion:
+            continue
+        return _time_charge_result(result.events[0], replayed=result.replayed)
+    raise _concurrent()
+
+
+@dataclass(frozen=True, slots=True)
+class TimeChargeResult:
+    table_id: str
+    rake_minor: int
+    jackpot_minor: int
+    period_minutes: int
+    stacks_minor: Mapping[int, int]
+    position: int
+    replayed: bool = False
+
+
+def _time_charge_result(event: RecordedEvent, *, replayed: bool) -> TimeChargeResult:
+    p = event.payload
+    return TimeChargeResult(p["table_id"], p["rake_minor"], p["jackpot_minor"],
+                            p["period_minutes"],
+                            {int(k): v for k, v in p["stacks_minor_after"].items()},
+                            event.position, replayed)
+
+
+def _replay_time_charge(events: Sequence[RecordedEvent]) -> TimeChargeResult:
+    first = events[0]
+    if first.type == TIME_CHARGE_REJECTED:
+        _raise_recorded_refusal(first)
+    if first.type != TIME_CHARGED:
+        raise _conflict(first)
+    return _time_charge_result(first, replayed=True)
 
 
 def load_table(table_id: str) -> TableContext:
@@ -1401,7 +1634,8 @@ def _table_result(event: RecordedEvent, *, replayed: bool) -> TableResult:
         rulebook=p["rulebook"], variant=p["variant"], structure=p["structure"],
         stakes=p["stakes"], seats_max=p["seats_max"], buy_in_minor_min=p["buy_in_minor_min"],
         buy_in_minor_max=p["buy_in_minor_max"], rake=p["rake"], drop=p["drop"],
-        jackpot=p["jackpot"], position=event.position, replayed=replayed)
+        jackpot=p["jackpot"], position=event.position, banzai=p.get("banzai", False),
+        jackpot_time_fee=p.get("jackpot_time_fee"), replayed=replayed)
 
 
 def _seat_result(event: RecordedEvent, *, replayed: bool) -> SeatResult:

@@ -3,7 +3,8 @@
 Streams:
 
     table/<table_id>            table_opened, player_bought_in, player_cashed_out,
-                                buy_in_rejected, hand_history_rejected
+                                buy_in_rejected, hand_history_rejected,
+                                time_charged, time_charge_rejected
     hand/<table_id>/<number>    hand_started, action_taken, action_rejected,
                                 hand_settled, hand_disputed, dispute_decided,
                                 hand_voided, and the compliance.alert_raised of
@@ -21,10 +22,15 @@ Payload keys by type (amounts in minor units, seats as strings in JSON maps):
     table_opened        table_id, venue, currency, rulebook, variant, structure,
                         stakes{...Stakes fields}, seats_max, buy_in_minor_min,
                         buy_in_minor_max, rake{kind, ...rule}, drop{...}|None,
-                        jackpot (the drop's account or None)
+                        jackpot (the drop's account or None), banzai (absent:
+                        false), jackpot_time_fee{...TimeCharge}|None
     player_bought_in    table_id, seat, player_id, amount_minor, paid_with,
                         stack_minor_after, verdict
     player_cashed_out   table_id, seat, player_id, amount_minor, paid_to
+    time_charged        table_id, per_seat{seat: {rake_minor, jackpot_minor}},
+                        players{seat: player_id}, rake_minor, jackpot_minor,
+                        period_minutes, cite, consenting_players,
+                        stacks_minor_after{seat: stack}
     buy_in_rejected     table_id, seat, player_id, amount_minor, code, message,
                         details
     hand_history_rejected  table_id, step (index), seat, kind, amount_minor,
@@ -68,12 +74,15 @@ HAND_DISPUTED = "poker.hand_disputed"
 HAND_VOIDED = "poker.hand_voided"
 DISPUTE_DECIDED = "poker.dispute_decided"
 HAND_HISTORY_REJECTED = "poker.hand_history_rejected"
+TIME_CHARGED = "poker.time_charged"
+TIME_CHARGE_REJECTED = "poker.time_charge_rejected"
 
 OPEN_STREET = "open_street"
 """An action_taken kind that is not a bet: the dealer names who acts first
 on a stud street (000:L2201-2213)."""
 
-TABLE_EVENT_TYPES = frozenset({TABLE_OPENED, PLAYER_BOUGHT_IN, PLAYER_CASHED_OUT})
+TABLE_EVENT_TYPES = frozenset({TABLE_OPENED, PLAYER_BOUGHT_IN, PLAYER_CASHED_OUT,
+                               TIME_CHARGED})
 HAND_EVENT_TYPES = frozenset({HAND_STARTED, ACTION_TAKEN, HAND_SETTLED, HAND_DISPUTED,
                               HAND_VOIDED})
 HAND_FINAL_TYPES = frozenset({HAND_SETTLED, HAND_VOIDED})

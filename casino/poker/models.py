@@ -32,6 +32,8 @@ class Table(models.Model):
     rake = models.JSONField()
     drop = models.JSONField(null=True)
     jackpot = models.CharField(max_length=200, blank=True)
+    banzai = models.BooleanField(default=False)  # online shallow-stack format (001:L219-223)
+    jackpot_time_fee = models.JSONField(null=True)  # the jackpot fee by time (000:L2876-2879)
     hands_started = models.IntegerField(default=0)
     opened_position = models.BigIntegerField()
 
@@ -61,6 +63,37 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} seat {self.number}"
+
+
+class SeatMove(models.Model):
+    """A player's buy-in or cash-out, for the rules that span tables.
+
+    One night, one stack, the once-an-evening short buy-in and Banzai's
+    30-minute lock look at what the player did earlier the same gaming day
+    (or half hour) at the venue (casino/poker/evening.py).
+    """
+
+    BUY_IN = "buy_in"
+    CASH_OUT = "cash_out"
+
+    position = models.BigIntegerField(primary_key=True)
+    kind = models.CharField(max_length=10, choices=[(BUY_IN, "buy-in"), (CASH_OUT, "cash-out")])
+    player_id = models.CharField(max_length=40)
+    venue = models.CharField(max_length=60)
+    gaming_day = models.DateField()
+    occurred_at = models.DateTimeField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    amount_minor = models.BigIntegerField()
+    stack_minor = models.BigIntegerField()  # after a buy-in; taken away on a cash-out
+    short = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["position"]
+        indexes = [models.Index(fields=["player_id", "venue", "gaming_day"],
+                                name="poker_move_player_day")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.player_id} {self.amount_minor} at {self.table_id}"
 
 
 class HandStatus(models.TextChoices):

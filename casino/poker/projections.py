@@ -28,8 +28,9 @@ from .events import (
     PLAYER_CASHED_OUT,
     TABLE_EVENT_TYPES,
     TABLE_OPENED,
+    TIME_CHARGED,
 )
-from .models import Hand, Seat, Table
+from .models import Hand, Seat, SeatMove, Table
 
 
 class PokerProjection:
@@ -56,7 +57,8 @@ def _apply_table(event: RecordedEvent) -> None:
             stakes=p["stakes"], seats_max=p["seats_max"],
             buy_in_minor_min=p["buy_in_minor_min"],
             buy_in_minor_max=p["buy_in_minor_max"], rake=p["rake"],
-            drop=p["drop"], jackpot=p["jackpot"] or "",
+            drop=p["drop"], jackpot=p["jackpot"] or "", banzai=p.get("banzai", False),
+            jackpot_time_fee=p.get("jackpot_time_fee"),
             opened_position=event.position,
         )
         Seat.objects.bulk_create(
@@ -66,9 +68,22 @@ def _apply_table(event: RecordedEvent) -> None:
     elif event.type == PLAYER_BOUGHT_IN:
         Seat.objects.filter(key=f"{p['table_id']}/{p['seat']}").update(
             player_id=p["player_id"], stack_minor=p["stack_minor_after"])
+        _move(event, SeatMove.BUY_IN, p["stack_minor_after"], short=p.get("short", False))
     elif event.type == PLAYER_CASHED_OUT:
         Seat.objects.filter(key=f"{p['table_id']}/{p['seat']}").update(
             player_id="", stack_minor=0)
+        _move(event, SeatMove.CASH_OUT, p["amount_minor"])
+    elif event.type == TIME_CHARGED:
+        _set_stacks(p["table_id"], p["stacks_minor_after"])
+
+
+def _move(event: RecordedEvent, kind: str, stack_minor: int, short: bool = False) -> None:
+    p = event.payload
+    SeatMove.objects.create(
+        position=event.position, kind=kind, player_id=p["player_id"],
+        venue=Table.objects.values_list("venue", flat=True).get(id=p["table_id"]),
+        gaming_day=event.gaming_day, occurred_at=event.occurred_at, table_id=p["table_id"],
+        amount_minor=p["amount_minor"], stack_minor=stack_minor, short=short)
 
 
 def _apply_hand(event: RecordedEvent) -> None:

@@ -25,9 +25,23 @@ class TableOpenSerializer(serializers.Serializer):
     seats_max = serializers.IntegerField(min_value=2, max_value=12)
     buy_in_min = MoneyField()
     buy_in_max = MoneyField()
-    rake = serializers.ChoiceField(choices=["standard", "alternative", "house_fee"],
-                                   default="standard",
-                                   help_text="The rulebook's rake rule for this table.")
+    rake = serializers.ChoiceField(
+        choices=["standard", "alternative", "house_fee", "time_charge", "time_rake"],
+        default="standard",
+        help_text="The rulebook's rake rule for this table: a pot rake, or a charge by"
+                  " time (`time_charge` with its amount and period; Tallinn's"
+                  " `time_rake`), collected with POST .../time-charges.")
+    time_charge = MoneyField(required=False, help_text="`time_charge`: each player's"
+                             " amount per period (000:L464-465; 002:L287-289).")
+    time_charge_period_minutes = serializers.IntegerField(required=False, min_value=1,
+                                                          max_value=24 * 60)
+    jackpot_fee = serializers.ChoiceField(
+        choices=["per_hand", "time_60", "time_15"], default="per_hand",
+        help_text="Veikkaus jackpot tables: EUR 1 a hand, or by time with every"
+                  " player's consent: EUR 40 per started hour or EUR 10 per 15 minutes"
+                  " (000:L2876-2879).")
+    banzai = serializers.BooleanField(default=False, help_text="Online Banzai: stacks of"
+                                      " at most 10 big blinds (001:L219-223).")
     rake_cap = MoneyField(required=False, help_text="Per-hand cap, where the rules allow.")
     rake_percent_basis_points = serializers.IntegerField(required=False, min_value=1,
                                                          max_value=10_000)
@@ -50,6 +64,23 @@ class TableSerializer(serializers.Serializer):
     rake = serializers.DictField()
     drop = serializers.DictField(allow_null=True)
     jackpot = serializers.CharField(allow_null=True)
+    banzai = serializers.BooleanField()
+    jackpot_time_fee = serializers.DictField(allow_null=True)
+
+
+class TimeChargeSerializer(serializers.Serializer):
+    consenting_players = serializers.ListField(
+        child=serializers.CharField(max_length=40), default=list,
+        help_text="Players who agreed to the time charge, where the rules ask for it.")
+
+
+class TimeChargeResultSerializer(serializers.Serializer):
+    table_id = serializers.CharField()
+    rake_minor = serializers.IntegerField()
+    jackpot_minor = serializers.IntegerField()
+    period_minutes = serializers.IntegerField()
+    stacks_minor = serializers.DictField(child=serializers.IntegerField())
+    position = serializers.IntegerField()
 
 
 class SeatSerializer(serializers.Serializer):

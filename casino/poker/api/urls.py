@@ -13,6 +13,7 @@ from .views import (
     ShowdownView,
     TableDetailsView,
     TablesView,
+    TimeChargesView,
     VoidView,
 )
 
@@ -23,6 +24,8 @@ urlpatterns = [
     path("poker/tables/<str:table_id>/cash-outs", CashOutsView.as_view(),
          name="poker-cash-outs"),
     path("poker/tables/<str:table_id>/hands", HandsView.as_view(), name="poker-hands"),
+    path("poker/tables/<str:table_id>/time-charges", TimeChargesView.as_view(),
+         name="poker-time-charges"),
     path("poker/tables/<str:table_id>/hand-histories", HandHistoriesView.as_view(),
          name="poker-hand-histories"),
     path("poker/hands/<str:hand_id>", HandDetailsView.as_view(), name="poker-hand"),

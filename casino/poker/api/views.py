@@ -41,6 +41,8 @@ from .serializers import (
     TableDetailsSerializer,
     TableOpenSerializer,
     TableSerializer,
+    TimeChargeResultSerializer,
+    TimeChargeSerializer,
     VoidSerializer,
 )
 
@@ -100,6 +102,9 @@ class TablesView(_PokerView):
             rake=data["rake"], rake_cap_minor=data.get("rake_cap"),
             rake_percent_basis_points=data.get("rake_percent_basis_points"),
             jackpot=data["jackpot"], jackpot_drop_minor=data.get("jackpot_drop"),
+            banzai=data["banzai"], time_charge_minor=data.get("time_charge"),
+            time_charge_period_minutes=data.get("time_charge_period_minutes"),
+            jackpot_fee=data["jackpot_fee"],
             actor=request.user.get_username(), idempotency_key=key)
         return self._created(TableSerializer(result).data, result.replayed)
 
@@ -123,7 +128,8 @@ class TableDetailsView(_PokerView):
             "structure": table.structure, "stakes": table.stakes,
             "seats_max": table.seats_max, "buy_in_minor_min": table.buy_in_minor_min,
             "buy_in_minor_max": table.buy_in_minor_max, "rake": table.rake,
-            "drop": table.drop, "jackpot": table.jackpot or None,
+            "drop": table.drop, "jackpot": table.jackpot or None, "banzai": table.banzai,
+            "jackpot_time_fee": table.jackpot_time_fee,
             "seats": list(table.seats.all()), "hands_started": table.hands_started,
             "table_stacks_minor": account.balance_minor if account else 0,
         }
@@ -153,6 +159,18 @@ class CashOutsView(_PokerView):
                                    player_id=data["player_id"], paid_to=data["paid_to"],
                                    actor=request.user.get_username(), idempotency_key=key)
         return self._created(SeatResultSerializer(result).data, result.replayed)
+
+
+class TimeChargesView(_PokerView):
+    """Charge one period of the table's time charge, before the period starts."""
+
+    @_write_schema(TimeChargeSerializer, TimeChargeResultSerializer, "Charge table time")
+    def post(self, request: Request, table_id: str) -> Response:
+        key, data = self._body(request, TimeChargeSerializer)
+        result = commands.charge_time(table_id=table_id,
+                                      consenting_players=data["consenting_players"],
+                                      actor=request.user.get_username(), idempotency_key=key)
+        return self._created(TimeChargeResultSerializer(result).data, result.replayed)
 
 
 class HandsView(_PokerView):

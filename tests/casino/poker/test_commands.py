@@ -10,7 +10,7 @@ from casino.compliance.models import Alert
 from casino.poker import commands
 from casino.poker.errors import PokerError
 from casino.poker.events import house_rake, jackpot_pending, table_stacks
-from casino.poker.models import Hand, HandStatus, Seat, Table
+from casino.poker.models import Hand, HandStatus, Seat, SeatMove, Table
 from ledger import rebuild_projections
 from ledger.models import Event, Posting
 from tests.casino.poker.conftest import (
@@ -262,7 +262,10 @@ def _projected():
     return (sorted(Table.objects.values_list("id", "hands_started", "seats_max")),
             sorted(Seat.objects.values_list("key", "player_id", "stack_minor")),
             sorted(Hand.objects.values_list("id", "state", "to_act", "pot_minor",
-                                            "stacks_minor", "rake_minor", "drop_minor")))
+                                            "stacks_minor", "rake_minor", "drop_minor")),
+            list(SeatMove.objects.values_list("position", "kind", "player_id", "venue",
+                                              "gaming_day", "occurred_at", "table_id",
+                                              "amount_minor", "stack_minor", "short")))
 
 
 def test_rebuild_reproduces_the_poker_projections(venues):
@@ -281,6 +284,7 @@ def test_rebuild_reproduces_the_poker_projections(venues):
     commands.void_hand(hand_id=second.hand_id, reason="misdeal", actor="floor",
                        idempotency_key=key())
     live = _projected()
+    assert len(live[3]) >= 5  # the buy-ins, the top-up and the cash-out
     rebuild_projections()
     assert _projected() == live
     assert_table_balanced(table.table_id)

@@ -1,0 +1,240 @@
+"""The buy-in rules that look past one table: the evening and Banzai (pure).
+
+A buy-in is checked against the table's own range (000:L535-546), then
+against what the player did earlier on the same gaming day ("evening") at
+the venue, and, at Banzai tables, in the last half hour:
+
+- One night, one stack (000:L306-324, L549-551): a player who left a table
+  and sits down again the same evening at a table of the same betting
+  structure brings the stack they left with (capped at the new table's
+  maximum when the stakes differ), never less than the table minimum. A
+  different structure starts afresh.
+- The short buy-in (000:L557-560; 003:L122): once per evening, in pot limit,
+  a player who has run out of chips may buy in for at least half the
+  minimum, but not as the first buy-in of the evening.
+- Banzai (001:L221-223): a stack of at most 10 big blinds on joining and
+  after any top-up; at most two Banzai tables of one stake level at once
+  (decision banzai.same_stack); leaving with more than 10 big blinds and
+  joining a Banzai table within 30 minutes means sitting down with that
+  same stack.
+
+Nothing here reads the database: the command gathers the player's moves
+and passes them in, so every rule is testable with plain values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from .errors import PokerError, PokerErrorCode as Code
+
+
+@dataclass(frozen=True, slots=True)
+class TableTerms:
+    table_id: str
+    structure: str
+    small_blind_minor: int
+    big_blind_minor: int
+    buy_in_minor_min: int
+    buy_in_minor_max: int
+    banzai: bool
+    rulebook: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One earlier buy-in or cash-out of the player (SeatMove, as plain values)."""
+
+    kind: str                      # "buy_in" | "cash_out"
+    table_id: str
+    structure: str
+    small_blind_minor: int
+    big_blind_minor: int
+    banzai: bool
+    amount_minor: int
+    stack_minor: int               # after a buy-in; what was taken away on a cash-out
+    short: bool
+    at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ShortBuyInRule:
+    fraction_basis_points: int
+    per_day: int
+    first_of_day_allowed: bool
+    structure: str | None          # None: any structure
+    cite: str
+
+
+@dataclass(frozen=True, slots=True)
+class BanzaiRule:
+    stack_max_big_blinds: int
+    max_tables: int
+    lock_minutes: int
+    lock_threshold_big_blinds: int
+    cite: str
+
+
+@dataclass(frozen=True, slots=True)
+class EveningRules:
+    one_stack: str | None          # the cite when the rulebook has the rule
+    short: ShortBuyInRule | None
+    banzai: BanzaiRule | None
+
+    @classmethod
+    def from_figures(cls, figures: Mapping[str, tuple[Any, str]]) -> EveningRules:
+        """Read the rules from a rulebook's figures (key -> (value, cite))."""
+        def value(key: str, default: Any = None) -> Any:
+            return figures[key][0] if key in figures else default
+
+        one_stack = (figures["buy_in.one_night_one_stack"][1]
+                     if value("buy_in.one_night_one_stack") is True else None)
+        short = None
+        if "buy_in.short.per_gaming_day" in figures:
+            short = ShortBuyInRule(
+                fraction_basis_points=value("buy_in.short.min_fraction_of_min_buy_in", 10_000),
+                per_day=value("buy_in.short.per_gaming_day"),
+                first_of_day_allowed=value("buy_in.short.first_of_gaming_day_allowed", True),
+                structure=value("buy_in.short.structure"),
+                cite=figures["buy_in.short.per_gaming_day"][1])
+        banzai = None
+        if "banzai.stack_max_big_blinds" in figures:
+            banzai = BanzaiRule(
+                stack_max_big_blinds=value("banzai.stack_max_big_blinds"),
+                max_tables=value("banzai.max_tables_same_stack"),
+                lock_minutes=value("banzai.rathole.window"),
+                lock_threshold_big_blinds=value("banzai.rathole.threshold_big_blinds"),
+                cite="001:L221-223")
+        return cls(one_stack, short, banzai)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A buy-in the rules accept; `short` marks the once-an-evening short buy-in."""
+
+    short: bool = False
+
+
+def check_buy_in(rules: EveningRules, table: TableTerms, *, amount_minor: int,
+                 stack_minor: int, sitting_down: bool, moves_today: Sequence[Move],
+                 banzai_moves: Sequence[Move], banzai_tables_now: int,
+                 at: dt.datetime) -> Verdict:
+    """Accept a buy-in or raise the PokerError (422) of the first rule it breaks.
+
+    `moves_today`: the player's buy-ins and cash-outs at the venue this
+    gaming day, oldest first. `banzai_moves`: their Banzai moves of the last
+    lock window (which may reach into the previous gaming day).
+    `banzai_tables_now`: Banzai tables of this stake level where the player
+    sits now, this one excluded.
+    """
+    limits = dict(limit_minor_min=table.buy_in_minor_min,
+                  limit_minor_max=table.buy_in_minor_max, amount_minor=amount_minor,
+                  stack_minor=stack_minor, rulebook=table.rulebook)
+    after = stack_minor + amount_minor
+    if table.banzai and rules.banzai is not None:
+        locked = _banzai_lock(rules.banzai, table, banzai_moves, at) if sitting_down else None
+        if locked is not None:
+            if amount_minor != locked.stack_minor:
+                raise PokerError(
+                    Code.BANZAI_STACK_LOCKED,
+                    f"the player left a Banzai table with {locked.stack_minor} less than"
+                    f" {rules.banzai.lock_minutes} minutes ago: they sit down with that stack",
+                    required_minor=locked.stack_minor, left_at=locked.at.isoformat(),
+                    cite="001:L223", **limits)
+            return Verdict()
+        if sitting_down and banzai_tables_now >= rules.banzai.max_tables:
+            raise PokerError(
+                Code.BANZAI_TABLE_LIMIT,
+                f"at most {rules.banzai.max_tables} Banzai tables of one stake level at once",
+                tables=banzai_tables_now, cite="001:L221", decision="banzai.same_stack",
+                **limits)
+        cap = rules.banzai.stack_max_big_blinds * table.big_blind_minor
+        if after > cap:
+            raise PokerError(
+                Code.BUY_IN_ABOVE_MAXIMUM,
+                f"a Banzai stack is at most {rules.banzai.stack_max_big_blinds} big blinds"
+                f" ({cap}); the stack would be {after}", cite="001:L221",
+                **{**limits, "limit_minor_max": cap})
+    ceiling = table.buy_in_minor_max
+    if sitting_down and rules.one_stack is not None:
+        carried = _carried_stack(table, moves_today)
+        if carried is not None:
+            same_stakes, left_with = carried
+            floor = max(left_with if same_stakes else min(left_with, table.buy_in_minor_max),
+                        table.buy_in_minor_min)
+            if amount_minor < floor:
+                raise PokerError(
+                    Code.ONE_STACK_PER_EVENING,
+                    f"the player left a {table.structure} table this evening with"
+                    f" {left_with}: they come back with at least {floor}",
+                    required_minor=floor, left_with_minor=left_with,
+                    cite=("000:L306-317, L549-551" if same_stakes
+                          else "000:L317-319, L549-551"), **limits)
+            ceiling = max(ceiling, floor)
+    if after > ceiling:
+        raise PokerError(Code.BUY_IN_ABOVE_MAXIMUM,
+                         f"the stack would be {after}, over the table's maximum buy-in"
+                         f" {ceiling}", cite="000:L535-546", **limits)
+    if stack_minor >= table.big_blind_minor or amount_minor >= table.buy_in_minor_min:
+        return Verdict()
+    short = rules.short
+    if short is None or (short.structure is not None and short.structure != table.structure):
+        raise PokerError(Code.BUY_IN_BELOW_MINIMUM,
+                         f"{amount_minor} is under the table's minimum buy-in"
+                         f" {table.buy_in_minor_min}",
+                         cite="000:L535-546, L541-543", **limits)
+    return _short_buy_in(short, table, amount_minor=amount_minor, stack_minor=stack_minor,
+                         moves_today=moves_today, limits=limits)
+
+
+def _short_buy_in(short: ShortBuyInRule, table: TableTerms, *, amount_minor: int,
+                  stack_minor: int, moves_today: Sequence[Move],
+                  limits: Mapping[str, Any]) -> Verdict:
+    floor = -(-table.buy_in_minor_min * short.fraction_basis_points // 10_000)
+    reason = None
+    if amount_minor < floor:
+        reason = f"a short buy-in is at least {floor}, half the minimum"
+    elif stack_minor > 0:
+        reason = "a short buy-in is for a player who has run out of chips"
+    elif not short.first_of_day_allowed and not any(m.kind == "buy_in" for m in moves_today):
+        reason = "a short buy-in cannot be the player's first buy-in of the evening"
+    elif sum(m.short for m in moves_today) >= short.per_day:
+        reason = f"the player has used their {short.per_day} short buy-in this evening"
+    if reason is not None:
+        raise PokerError(Code.SHORT_BUY_IN_REFUSED,
+                         f"{amount_minor} is under the minimum buy-in"
+                         f" {table.buy_in_minor_min}, and {reason}",
+                         short_minor_min=floor, cite=short.cite, **limits)
+    return Verdict(short=True)
+
+
+def _carried_stack(table: TableTerms, moves_today: Sequence[Move]) -> tuple[bool, int] | None:
+    """(same stakes, the stack left with) when the player's last move this
+    evening at a table of this structure was leaving it with chips."""
+    for move in reversed(moves_today):
+        if move.banzai or move.structure != table.structure:
+            continue
+        if move.kind != "cash_out" or move.stack_minor <= 0:
+            return None
+        same = (move.small_blind_minor, move.big_blind_minor) == (table.small_blind_minor,
+                                                                  table.big_blind_minor)
+        return same, move.stack_minor
+    return None
+
+
+def _banzai_lock(rule: BanzaiRule, table: TableTerms, moves: Sequence[Move],
+                 at: dt.datetime) -> Move | None:
+    """The Banzai cash-out whose stack the player must sit down with, if any."""
+    window = dt.timedelta(minutes=rule.lock_minutes)
+    for move in reversed(moves):
+        if not move.banzai:
+            continue
+        if move.kind == "buy_in":
+            return None  # the stack was already brought back to a table
+        threshold = rule.lock_threshold_big_blinds * move.big_blind_minor
+        if at - move.at < window and move.stack_minor > threshold:
+            return move
+        return None
+    return None
