@@ -187,7 +187,9 @@ class HandResult:
 
 def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: int,
                big_blind_minor: int, ante_minor: int = 0, seats_max: int,
-               buy_in_minor_min: int, buy_in_minor_max: int, rake: str = "standard",
+               buy_in_minor_min: int, buy_in_minor_max: int, bring_in_minor: int = 0,
+               small_bet_minor: int = 0, big_bet_minor: int = 0,
+               big_blind_ante_minor: int = 0, rake: str = "standard",
                rake_cap_minor: int | None = None,
                rake_percent_basis_points: int | None = None, jackpot: bool = False,
                jackpot_drop_minor: int | None = None, banzai: bool = False,
@@ -223,7 +225,9 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
                            small_blind_minor=small_blind_minor,
                            big_blind_minor=big_blind_minor, ante_minor=ante_minor,
                            seats_max=seats_max, buy_in_minor_min=buy_in_minor_min,
-                           buy_in_minor_max=buy_in_minor_max)
+                           buy_in_minor_max=buy_in_minor_max, bring_in_minor=bring_in_minor,
+                           small_bet_minor=small_bet_minor, big_bet_minor=big_bet_minor,
+                           big_blind_ante_minor=big_blind_ante_minor)
     if banzai:
         _check_banzai(figures, config)
         config["banzai"] = True
@@ -270,26 +274,37 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
 
 def _table_config(*, variant: str, structure: str, small_blind_minor: int,
                   big_blind_minor: int, ante_minor: int, seats_max: int,
-                  buy_in_minor_min: int, buy_in_minor_max: int) -> dict[str, Any]:
-    """Validate a table's game configuration; return its event fields."""
+                  buy_in_minor_min: int, buy_in_minor_max: int, bring_in_minor: int = 0,
+                  small_bet_minor: int = 0, big_bet_minor: int = 0,
+                  big_blind_ante_minor: int = 0) -> dict[str, Any]:
+    """Validate a table's game configuration; return its event fields.
+
+    Board and draw games open with blinds; stud games with a bring-in (or
+    blinds, 000:L952-954) and the dealer names who acts first on each street
+    (`start_hand(first_seat=...)`, the `open_street` step).
+    """
     if variant not in engine.VARIANTS or variant not in native_eval.VARIANTS:
         raise PokerError(Code.INVALID_REQUEST, f"unknown poker variant {variant!r}",
-                         status=400, field="variant")
-    if engine.family_of(variant) is not engine.Family.BOARD:
-        # Decision: stud and draw tables need the bring-in and street
-        # openers from the dealer, which the hand commands do not take yet.
-        raise PokerError(Code.INVALID_REQUEST,
-                         f"{variant} is not offered at cash tables yet: board games only",
                          status=400, field="variant")
     try:
         structure = engine.BettingStructure(structure).value
         stakes = engine.Stakes(small_blind_minor=small_blind_minor,
-                               big_blind_minor=big_blind_minor, ante_minor=ante_minor)
+                               big_blind_minor=big_blind_minor, ante_minor=ante_minor,
+                               big_blind_ante_minor=big_blind_ante_minor,
+                               bring_in_minor=bring_in_minor, small_bet_minor=small_bet_minor,
+                               big_bet_minor=big_bet_minor)
     except ValueError as error:
         raise PokerError(Code.INVALID_REQUEST, str(error), status=400) from None
-    if big_blind_minor <= 0:
-        raise PokerError(Code.INVALID_REQUEST, "a board game table needs a big blind",
-                         status=400, field="big_blind")
+    family = engine.family_of(variant)
+    if family is not engine.Family.STUD and big_blind_minor <= 0:
+        raise PokerError(Code.INVALID_REQUEST, f"a {family.value} game table needs a big"
+                         " blind", status=400, field="big_blind")
+    if family is engine.Family.STUD and not (bring_in_minor or big_blind_minor):
+        raise PokerError(Code.INVALID_REQUEST, "a stud table needs a bring-in or blinds"
+                         " (000:L952-954)", status=400, field="bring_in")
+    if engine.BettingStructure(structure).is_limit and not stakes.small_unit_minor:
+        raise PokerError(Code.INVALID_REQUEST, "a limit table needs its betting units",
+                         status=400, field="small_bet")
     if not 2 <= seats_max <= engine.betting.SEATS_MAX:
         raise PokerError(Code.INVALID_REQUEST,
                          f"seats_max must be 2 to {engine.betting.SEATS_MAX} (000:L495)",
@@ -298,9 +313,11 @@ def _table_config(*, variant: str, structure: str, small_blind_minor: int,
         raise PokerError(Code.INVALID_REQUEST,
                          "the buy-in range needs 0 < minimum <= maximum", status=400,
                          field="buy_in_min")
+    names = ("small_blind_minor", "big_blind_minor", "ante_minor", "big_blind_ante_minor",
+             "bring_in_minor", "small_bet_minor", "big_bet_minor")
     return {"variant": variant, "structure": structure,
-            "stakes": {k: getattr(stakes, k) for k in ("small_blind_minor",
-                                                       "big_blind_minor", "ante_minor")},
+            "stakes": {k: getattr(stakes, k) for k in names
+                       if getattr(stakes, k) or k in names[:3]},
             "seats_max": seats_max, "buy_in_minor_min": buy_in_minor_min,
             "buy_in_minor_max": buy_in_minor_max}
 
@@ -568,7 +585,7 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
     terms = evening.TableTerms(
         table_id=table.id, structure=table.structure,
         small_blind_minor=table.stakes["small_blind_minor"],
-        big_blind_minor=table.stakes["big_blind_minor"],
+        big_blind_minor=_opening_unit(table.stakes),
         buy_in_minor_min=table.buy_in_minor_min, buy_in_minor_max=table.buy_in_minor_max,
         banzai=table.banzai, rulebook=table.rulebook)
     moves = SeatMove.objects.filter(player_id=player_id, venue=table.venue).select_related(
@@ -593,11 +610,16 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
     return None, verdict.short
 
 
+def _opening_unit(stakes: Mapping[str, int]) -> int:
+    """The big blind; in a stud game without blinds its small betting unit."""
+    return engine.Stakes(**stakes).big_blind_minor or engine.Stakes(**stakes).small_unit_minor
+
+
 def _move(row: SeatMove) -> evening.Move:
     return evening.Move(
         kind=row.kind, table_id=row.table_id, structure=row.table.structure,
         small_blind_minor=row.table.stakes["small_blind_minor"],
-        big_blind_minor=row.table.stakes["big_blind_minor"], banzai=row.table.banzai,
+        big_blind_minor=_opening_unit(row.table.stakes), banzai=row.table.banzai,
         amount_minor=row.amount_minor, stack_minor=row.stack_minor, short=row.short,
         at=row.occurred_at)
 

@@ -19,9 +19,16 @@ class TableOpenSerializer(serializers.Serializer):
     venue = serializers.CharField(max_length=60)
     variant = serializers.CharField(max_length=40, help_text="native_eval id, e.g. `holdem`.")
     structure = serializers.ChoiceField(choices=[s.value for s in BettingStructure])
-    small_blind = MoneyField()
-    big_blind = MoneyField()
+    small_blind = MoneyField(required=False)
+    big_blind = MoneyField(required=False, help_text="Board and draw games: required.")
     ante = MoneyField(required=False)
+    big_blind_ante = MoneyField(required=False, help_text="Posted by the big blind for the"
+                                " table (000:L939-941).")
+    bring_in = MoneyField(required=False, help_text="Stud (000:L952-954, L2170-2174).")
+    small_bet = MoneyField(required=False, help_text="Limit: the early streets' unit"
+                           " (default: the big blind, or twice the bring-in).")
+    big_bet = MoneyField(required=False, help_text="Limit: the late streets' unit"
+                         " (default: twice the small bet).")
     seats_max = serializers.IntegerField(min_value=2, max_value=12)
     buy_in_min = MoneyField()
     buy_in_max = MoneyField()

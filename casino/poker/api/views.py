@@ -96,8 +96,11 @@ class TablesView(_PokerView):
         key, data = self._body(request, TableOpenSerializer)
         result = commands.open_table(
             venue=data["venue"], variant=data["variant"], structure=data["structure"],
-            small_blind_minor=data["small_blind"], big_blind_minor=data["big_blind"],
-            ante_minor=data.get("ante", 0), seats_max=data["seats_max"],
+            small_blind_minor=data.get("small_blind", 0),
+            big_blind_minor=data.get("big_blind", 0), ante_minor=data.get("ante", 0),
+            big_blind_ante_minor=data.get("big_blind_ante", 0),
+            bring_in_minor=data.get("bring_in", 0), small_bet_minor=data.get("small_bet", 0),
+            big_bet_minor=data.get("big_bet", 0), seats_max=data["seats_max"],
             buy_in_minor_min=data["buy_in_min"], buy_in_minor_max=data["buy_in_max"],
             rake=data["rake"], rake_cap_minor=data.get("rake_cap"),
             rake_percent_basis_points=data.get("rake_percent_basis_points"),
