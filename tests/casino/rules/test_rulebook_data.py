@@ -64,7 +64,7 @@ LEGAL_CITE = re.compile(r"^EU [0-9]{4}/[0-9]+ art\. [0-9]+$")
 DOTTED = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)*(\.[a-z0-9]+(_[a-z0-9]+)*)*$")
 HH_MM = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
 
-TOP_LEVEL_TABLES = {"rulebook", "stake_limits", "win_limits", "figures", "decisions"}
+TOP_LEVEL_TABLES = {"rulebook", "stake_limits", "win_limits", "figures", "decisions", "tables"}
 RULEBOOK_REQUIRED = {
     "id": str,
     "version": int,
@@ -143,7 +143,7 @@ def _figures(rulebook_id: str) -> dict[str, Any]:
 def _all_rows():
     """Yield (file name, table name, row) for every row that carries a cite."""
     for name, (_, data) in BOOKS.items():
-        for table in ("stake_limits", "win_limits", "figures", "decisions"):
+        for table in ("stake_limits", "win_limits", "figures", "decisions", "tables"):
             for row in data.get(table, []):
                 yield name, table, row
 
@@ -332,7 +332,8 @@ def test_decision_rows_have_topic_decision_reason_and_cite():
 def test_ids_keys_and_topics_are_unique_within_each_file():
     """No stake-limit id, win-limit id, figure key or decision topic repeats inside a file."""
     for name, (_, data) in BOOKS.items():
-        for table, field in (("stake_limits", "id"), ("win_limits", "id"), ("figures", "key"), ("decisions", "topic")):
+        for table, field in (("stake_limits", "id"), ("win_limits", "id"), ("figures", "key"),
+                             ("decisions", "topic"), ("tables", "key")):
             values = [row[field] for row in data.get(table, [])]
             dupes = sorted({v for v in values if values.count(v) > 1})
             assert not dupes, f"{name} {table}: duplicate {field} {dupes}"
@@ -351,11 +352,17 @@ def test_ids_keys_topics_games_and_units_are_dotted_lower_snake():
 
 
 def test_every_cite_is_a_seed_line_or_a_named_eu_act():
-    """All cites have the form 00N:Lnnn[-nnn] or 'EU yyyy/n art. n'."""
+    """All cites have the form 00N:Lnnn[-nnn] or 'EU yyyy/n art. n', a table's rows' too."""
     bad = [
         (name, table, row.get("id") or row.get("key") or row.get("topic"), row["cite"])
         for name, table, row in _all_rows()
         if not (SEED_CITE.match(row["cite"]) or LEGAL_CITE.match(row["cite"]))
+    ]
+    bad += [
+        (name, "tables", table["key"], item["cite"])
+        for name, (_, data) in BOOKS.items() for table in data.get("tables", [])
+        for item in table["rows"]
+        if "cite" in item and not (SEED_CITE.match(item["cite"]) or LEGAL_CITE.match(item["cite"]))
     ]
     assert not bad, pformat(bad)
 
