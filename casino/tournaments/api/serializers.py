@@ -1,0 +1,156 @@
+"""Serializers of the tournaments API.
+
+Money goes in as integer minor units where a field says `_minor`; answers
+give both. Errors are the shared `Error` component (casino.api).
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+FORMATS = ("freezeout", "rebuy", "re_entry", "bounty", "progressive_bounty", "satellite",
+           "sit_and_go", "hexapro")
+ENTRY_KINDS = ("entry", "late_entry", "re_entry")
+
+
+class PriceSerializer(serializers.Serializer):
+    prize_minor = serializers.IntegerField(min_value=0, help_text="To the prize pool.")
+    fee_minor = serializers.IntegerField(min_value=0, default=0, help_text="To the house.")
+    bounty_minor = serializers.IntegerField(min_value=0, default=0,
+                                            help_text="Onto the buyer's bounty.")
+
+
+class AnnounceSerializer(serializers.Serializer):
+    venue = serializers.CharField(max_length=60)
+    name = serializers.CharField(max_length=200)
+    format = serializers.ChoiceField(choices=FORMATS)
+    entry = PriceSerializer()
+    rebuy = PriceSerializer(required=False, allow_null=True, default=None)
+    add_on = PriceSerializer(required=False, allow_null=True, default=None)
+    re_entry = serializers.BooleanField(default=False)
+    entries_per_player_max = serializers.IntegerField(min_value=1, max_value=100, default=1)
+    rebuys_per_player_max = serializers.IntegerField(min_value=0, required=False,
+                                                     allow_null=True, default=None)
+    re_entries_per_paid_field_step = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None,
+        help_text="Paid field +1 per this many re-entries; default from the rulebook.")
+    progressive_basis_points = serializers.IntegerField(
+        min_value=0, max_value=10_000, required=False, allow_null=True, default=None)
+    payout_table = serializers.SlugField(default="standard",
+                                         help_text="`tournaments.payout.<this>` of the rulebook.")
+    min_entrants = serializers.IntegerField(min_value=2, required=False, allow_null=True,
+                                            default=None)
+    seats_per_table = serializers.IntegerField(min_value=2, max_value=12, default=9)
+    satellite_seat_minor = serializers.IntegerField(min_value=1, required=False,
+                                                    allow_null=True, default=None)
+
+
+class PlayerSerializer(serializers.Serializer):
+    player_id = serializers.CharField(max_length=40)
+
+
+class EntrySerializer(PlayerSerializer):
+    kind = serializers.ChoiceField(choices=ENTRY_KINDS, default="entry")
+
+
+class ReasonSerializer(PlayerSerializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class OutSerializer(serializers.Serializer):
+    player_id = serializers.CharField(max_length=40)
+    stack = serializers.IntegerField(min_value=0, default=0,
+                                     help_text="Chips at the start of the hand.")
+    table = serializers.CharField(max_length=40, default="", allow_blank=True)
+    tie_break = serializers.IntegerField(min_value=1, required=False, allow_null=True,
+                                         default=None)
+
+
+class EliminationSerializer(serializers.Serializer):
+    outs = OutSerializer(many=True)
+    eliminators = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField(max_length=40)),
+        default=dict, help_text="Eliminated player -> who took their chips.")
+
+
+class DealSerializer(serializers.Serializer):
+    amounts_minor = serializers.DictField(child=serializers.IntegerField(min_value=0))
+    consents = serializers.ListField(child=serializers.CharField(max_length=40))
+    pay_by_table = serializers.BooleanField(default=False)
+
+
+class StacksSerializer(serializers.Serializer):
+    stacks = serializers.DictField(child=serializers.IntegerField(min_value=1), default=dict,
+                                   help_text="Chip counts of the players still in.")
+
+
+class FinishSerializer(serializers.Serializer):
+    final_stacks = serializers.DictField(child=serializers.IntegerField(min_value=0),
+                                         default=dict)
+
+
+class DrawSerializer(serializers.Serializer):
+    multiplier = serializers.RegexField(r"^x[0-9_]+$", help_text='e.g. "x25", "x1_5".')
+
+
+class EmptySerializer(serializers.Serializer):
+    pass
+
+
+class TransferSerializer(serializers.Serializer):
+    source = serializers.CharField(source="from")
+    to = serializers.CharField()
+    amount_minor = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class TournamentResultSerializer(serializers.Serializer):
+    tournament_id = serializers.CharField()
+    event_type = serializers.CharField()
+    positions = serializers.ListField(child=serializers.IntegerField())
+    state = serializers.CharField()
+    pool_minor = serializers.IntegerField()
+    fees_minor = serializers.IntegerField()
+    bounties_minor = serializers.IntegerField()
+    transfers = TransferSerializer(many=True)
+
+
+class EntrantSerializer(serializers.Serializer):
+    player_id = serializers.CharField()
+    status = serializers.CharField()
+    entries = serializers.IntegerField()
+    rebuys = serializers.IntegerField()
+    add_ons = serializers.IntegerField()
+    paid_minor = serializers.IntegerField()
+    bounty_minor = serializers.IntegerField()
+    bounties_won_minor = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+    prize_minor = serializers.IntegerField()
+
+
+class PrizeSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    prize_minor = serializers.IntegerField()
+
+
+class TournamentSerializer(serializers.Serializer):
+    """A tournament: the prize pool and payout table are shown before payment."""
+
+    id = serializers.CharField()
+    name = serializers.CharField()
+    venue = serializers.CharField()
+    currency = serializers.CharField()
+    rulebook = serializers.CharField()
+    format = serializers.CharField()
+    state = serializers.CharField()
+    entries = serializers.IntegerField()
+    re_entries = serializers.IntegerField()
+    players_left = serializers.IntegerField()
+    pool_minor = serializers.IntegerField()
+    fees_minor = serializers.IntegerField()
+    bounties_minor = serializers.IntegerField()
+    paid_field = serializers.IntegerField()
+    prize_table = PrizeSerializer(many=True)
+    payout = serializers.JSONField(allow_null=True)
+    config = serializers.JSONField()
+    entrants = EntrantSerializer(many=True, source="entrants.all")

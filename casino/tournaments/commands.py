@@ -1,0 +1,560 @@
+"""Write side of tournaments: announce, register, rebuy, eliminate, pay out.
+
+Each command, in order: replay a request whose idempotency key is recorded
+(its result, or its recorded refusal); load the tournament by folding its
+stream into the engine's state (replay.py) at the stream's version; for a
+purchase, `authorize` it through the compliance pipeline (identity, age,
+self-exclusion and the venue's tournament entry-fee cap: game
+`poker_pvp_tournament`, bet unit `entry_fee`, 002:L3349, L3405, L3485;
+decision `tournaments.entry_cap.amount`); let the engine decide (a refusal
+by a tournament rule is appended as `tournaments.request_rejected` under the
+request's key and then raised); turn the engine's transfers into postings;
+one `append` expecting the version read, retried from the load on
+StaleVersion.
+
+Postings, debit positive: a transfer of A from role X to role Y is
+`X +A, Y -A` (casino/tournaments/events.py lists the accounts). A purchase
+thus debits the player's gaming account and credits the prize pool, the
+bounties and the house's fees; a payout debits the pool and credits the
+gaming account. The ledger refuses a purchase above the account's balance
+(`insufficient_funds`, nothing written).
+
+Rulebook rows read when a tournament is announced (frozen into its
+`tournament_announced` event, so a later version changes later tournaments
+only): the payout table `tournaments.payout.<key>`, the minimum entrants
+`tournament.min_entrants` (003:L163), the re-entry step
+`tournament.re_entry.paid_field_step` (000:L3302-3304), the progressive
+bounty share `tournament.bounty.progressive.onto_own_basis_points`
+(000:L3374-3377), and the same-hand elimination rules
+`tournament.elimination.*` / `elimination.*` (000:L3391-3398, 004:L77-78,
+001:L346-348).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+import zoneinfo
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from django.db import transaction
+from django_fsm import can_proceed
+
+from casino import clock
+from casino.cage.commands import account_ceiling
+from casino.cage.events import gaming_account
+from casino.compliance.events import ATTEMPT_REJECTED
+from casino.compliance.pipeline import (
+    Attempt,
+    authorize,
+    raise_recorded_rejection,
+    venue_day,
+    verdict_record,
+)
+from casino.rules import queries as rules
+from casino.rules.models import RulebookVersion
+from ledger import Metadata, NewEvent, Posting, RecordedEvent, append, open_account
+from ledger.errors import (
+    AccountExists,
+    BalanceMaxExceeded,
+    IdempotencyConflict,
+    InsufficientFunds,
+    StaleVersion,
+)
+from ledger.models import Account, AccountType, Stream
+from ledger.store import recorded_result
+
+from . import events as ev
+from .engine import EngineError, PayoutStructure, Transfer
+from .engine import Tournament as State
+from .errors import TournamentError, TournamentErrorCode as Code
+from .models import Tournament
+from .projections import load_state
+from .replay import apply as apply_event, config_from
+
+ATTEMPTS_MAX = 5
+SOURCE = "casino.tournaments"
+GAME = "poker_pvp_tournament"
+BET_UNIT = "entry_fee"
+PURCHASES = {ev.PLAYER_ENTERED, ev.REBUY_PURCHASED, ev.ADD_ON_PURCHASED}
+# The model's transition each event needs; the command asks django-fsm first.
+TRANSITIONS = {
+    ev.REGISTRATION_OPENED: "open_registration",
+    ev.STARTED: "start",
+    ev.PRIZE_POOL_FIXED: "fix_pool",
+    ev.FINISHED: "finish",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """Where a tournament stands after a command (or its replay)."""
+
+    tournament_id: str
+    event_type: str
+    positions: tuple[int, ...]
+    state: str
+    pool_minor: int
+    fees_minor: int
+    bounties_minor: int
+    transfers: tuple[Mapping[str, Any], ...]
+    replayed: bool = False
+
+
+# ---------------------------------------------------------------------------
+# Announcing
+# ---------------------------------------------------------------------------
+
+
+def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
+             rebuy: Mapping[str, int] | None = None, add_on: Mapping[str, int] | None = None,
+             re_entry: bool = False, entries_per_player_max: int = 1,
+             rebuys_per_player_max: int | None = None,
+             re_entries_per_paid_field_step: int | None = None,
+             progressive_basis_points: int | None = None, payout_table: str = "standard",
+             min_entrants: int | None = None, seats_per_table: int = 9,
+             satellite_seat_minor: int | None = None, tournament_id: str | None = None,
+             actor: str, idempotency_key: str | None = None,
+             at: dt.datetime | None = None) -> TournamentResult:
+    """Announce a tournament with its format, prices, windows and payout table.
+
+    Missing values come from the venue's rulebook in force (see the module
+    docstring) and are frozen into the event. Raises TournamentError
+    (invalid configuration: 400; no such payout table: 422), RulesError
+    (unknown venue: 404).
+    """
+    request = {"op": "announce", "venue": venue, "name": name, "format": format,
+               "entry": dict(entry), "rebuy": rebuy and dict(rebuy),
+               "add_on": add_on and dict(add_on), "re_entry": re_entry,
+               "tournament_id": tournament_id}
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay(request, recorded, ev.ANNOUNCED)
+    place = rules.venue(venue)
+    at = at or clock.now()
+    local_day = at.astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
+    rulebook = rules.rulebook_in_force(place.rulebook_id, local_day)
+    table = rules.rule_table(rulebook, f"tournaments.payout.{payout_table}")
+    if table is None:
+        raise TournamentError(Code.UNKNOWN_PAYOUT_TABLE,
+                              f"{rulebook.key} has no payout table {payout_table!r}",
+                              payout_table=payout_table, rulebook=rulebook.key)
+
+    def figure(key: str, default=None):
+        row = rules.figure(rulebook, key, on=local_day)
+        return row.value if row is not None else default
+
+    if progressive_basis_points is None:
+        progressive_basis_points = (
+            figure("tournament.bounty.progressive.onto_own_basis_points", 5000)
+            if format == "progressive_bounty" else 0)
+    if re_entries_per_paid_field_step is None and re_entry:
+        re_entries_per_paid_field_step = figure("tournament.re_entry.paid_field_step")
+    different = figure("tournament.elimination.different_tables",
+                       figure("elimination.different_tables_same_hand", "tie"))
+    equal = figure("tournament.elimination.equal_stacks", "tie")
+    config = {
+        "format": format, "entry": dict(entry), "rebuy": rebuy and dict(rebuy),
+        "add_on": add_on and dict(add_on), "re_entry": re_entry,
+        "entries_per_player_max": entries_per_player_max,
+        "rebuys_per_player_max": rebuys_per_player_max,
+        "re_entries_per_paid_field_step": re_entries_per_paid_field_step,
+        "progressive_basis_points": progressive_basis_points,
+        "min_entrants": min_entrants or figure("tournament.min_entrants", 2),
+        "seats_per_table": seats_per_table,
+        "elimination": {"different_tables": different,
+                        "equal_stacks": "tie_break" if equal == "tie_break" else "tie"},
+        "satellite_seat_minor": satellite_seat_minor,
+        "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
+    }
+    try:
+        config_from(config)
+    except (EngineError, KeyError, TypeError, ValueError) as error:
+        message = getattr(error, "message", str(error))
+        raise TournamentError(Code.INVALID_REQUEST, message, status=400,
+                              **getattr(error, "details", {})) from None
+    tournament_id = tournament_id or uuid.uuid4().hex[:12]
+    payload = {"tournament_id": tournament_id, "venue": place.code,
+               "currency": place.currency, "rulebook": rulebook.key, "name": name,
+               "config": config}
+    event = NewEvent(stream=ev.tournament_stream(tournament_id), type=ev.ANNOUNCED,
+                     payload=payload, schema_version=ev.SCHEMA_VERSION, occurred_at=at,
+                     gaming_day=venue_day(place, at))
+    try:
+        result = append([event], expected_versions={event.stream: 0},
+                        idempotency_key=idempotency_key, request=request,
+                        metadata=Metadata(actor=actor, source=SOURCE))
+    except StaleVersion:
+        raise TournamentError(Code.INVALID_REQUEST, f"tournament {tournament_id} exists",
+                              status=409, tournament_id=tournament_id) from None
+    return _result(tournament_id, result.events, replayed=result.replayed)
+
+
+# ---------------------------------------------------------------------------
+# Operations on a tournament
+# ---------------------------------------------------------------------------
+
+
+def open_registration(*, tournament_id: str, actor: str, idempotency_key: str | None = None,
+                      at: dt.datetime | None = None) -> TournamentResult:
+    """Start taking entries."""
+    return _run(tournament_id, ev.REGISTRATION_OPENED, {}, actor=actor,
+                idempotency_key=idempotency_key, at=at)
+
+
+def register(*, tournament_id: str, player_id: str, kind: str = "entry", actor: str,
+             idempotency_key: str | None = None,
+             at: dt.datetime | None = None) -> TournamentResult:
+    """An entry, late entry or re-entry, paid from the gaming account.
+
+    `kind`: entry (registering), late_entry (000:L3288-3290), re_entry
+    (000:L3297-3301). Raises AttemptRejected (a compliance rule, recorded),
+    TournamentError (a tournament rule, recorded; insufficient funds, not).
+    """
+    return _run(tournament_id, ev.PLAYER_ENTERED, {"player_id": player_id, "kind": kind},
+                actor=actor, idempotency_key=idempotency_key, at=at, player_id=player_id)
+
+
+def rebuy(*, tournament_id: str, player_id: str, actor: str,
+          idempotency_key: str | None = None, at: dt.datetime | None = None
+          ) -> TournamentResult:
+    """A rebuy at the rebuy price, normally without the fee (000:L3313-3315)."""
+    return _run(tournament_id, ev.REBUY_PURCHASED, {"player_id": player_id}, actor=actor,
+                idempotency_key=idempotency_key, at=at, player_id=player_id)
+
+
+def add_on(*, tournament_id: str, player_id: str, actor: str,
+           idempotency_key: str | None = None, at: dt.datetime | None = None
+           ) -> TournamentResult:
+    """The add-on after the last rebuy hand (000:L3326-3330)."""
+    return _run(tournament_id, ev.ADD_ON_PURCHASED, {"player_id": player_id}, actor=actor,
+                idempotency_key=idempotency_key, at=at, player_id=player_id)
+
+
+def start(*, tournament_id: str, actor: str, idempotency_key: str | None = None,
+          at: dt.datetime | None = None) -> TournamentResult:
+    """Start play. With fewer than the minimum entrants the tournament is
+    cancelled instead and every entry refunded (003:L163, L173): the answer
+    then has state `cancelled`."""
+    state, _ = _load(tournament_id)
+    if state.phase == "registering" and state.entries < state.config.min_entrants:
+        return cancel(tournament_id=tournament_id, actor=actor,
+                      idempotency_key=idempotency_key, at=at)
+    return _run(tournament_id, ev.STARTED, {}, actor=actor, idempotency_key=idempotency_key,
+                at=at)
+
+
+def fix_prize_pool(*, tournament_id: str, actor: str, idempotency_key: str | None = None,
+                   at: dt.datetime | None = None) -> TournamentResult:
+    """Close late registration, re-entries, rebuys and add-ons: the payout
+    table in money is published (000:L3384-3386, 002:L2997)."""
+    return _run(tournament_id, ev.PRIZE_POOL_FIXED, {}, actor=actor,
+                idempotency_key=idempotency_key, at=at)
+
+
+def draw_prize_pool(*, tournament_id: str, multiplier: str, actor: str,
+                    idempotency_key: str | None = None, at: dt.datetime | None = None
+                    ) -> TournamentResult:
+    """Set a HexaPro game's drawn pool (`multiplier` like "x25"; 001:L480-493).
+
+    The prize is read from the rulebook's `hexapro.prize.<level>.<multiplier>`
+    for the game's buy-in, and the split from `hexapro.payout.*`.
+    """
+    from .engine import hexapro
+
+    state, _ = _load(tournament_id)
+    row = Tournament.objects.get(id=tournament_id)
+    rulebook = _rulebook(row.rulebook)
+    buy_in = state.config.entry.total_minor
+    level = f"eur{buy_in // 100}"
+    prize = rules.figure(rulebook, f"hexapro.prize.{level}.{multiplier}")
+    if prize is None:
+        raise TournamentError(Code.INVALID_REQUEST, f"no HexaPro prize {multiplier} at"
+                              f" {level} in {rulebook.key}", status=400)
+
+    def value(key: str):
+        return rules.figure(rulebook, key).value
+
+    shares = hexapro.shares_for(hexapro.multiplier_of(multiplier),
+                                value("hexapro.payout.winner_takes_all_max_multiplier"),
+                                [value(f"hexapro.payout.{p}")
+                                 for p in ("first", "second", "third")])
+    return _run(tournament_id, ev.PRIZE_POOL_DRAWN,
+                {"multiplier": multiplier, "prize_pool_minor": prize.value,
+                 "shares_basis_points": list(shares), "cite": prize.cite},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def eliminate(*, tournament_id: str, outs: Sequence[Mapping[str, Any]],
+              eliminators: Mapping[str, Sequence[str]] | None = None, actor: str,
+              idempotency_key: str | None = None, at: dt.datetime | None = None
+              ) -> TournamentResult:
+    """Record the players out in one hand (000:L3391-3398, 004:L77-78).
+
+    `outs`: [{"player_id", "stack" (chips at the start of the hand),
+    "table", "tie_break"}]; `eliminators`: who took each one's chips (the
+    bounty goes to them, 000:L3352-3377).
+    """
+    return _run(tournament_id, ev.PLAYERS_ELIMINATED,
+                {"outs": [dict(o) for o in outs],
+                 "eliminators": {k: list(v) for k, v in (eliminators or {}).items()}},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def disqualify(*, tournament_id: str, player_id: str, reason: str, actor: str,
+               idempotency_key: str | None = None, at: dt.datetime | None = None
+               ) -> TournamentResult:
+    """Disqualify: no prize, money stays in the pool (000:L3577-3578, 004:L177)."""
+    return _run(tournament_id, ev.PLAYER_DISQUALIFIED,
+                {"player_id": player_id, "reason": reason}, actor=actor,
+                idempotency_key=idempotency_key, at=at)
+
+
+def exclude(*, tournament_id: str, player_id: str, reason: str, actor: str,
+            idempotency_key: str | None = None, at: dt.datetime | None = None
+            ) -> TournamentResult:
+    """Exclude: the player keeps the place held now (004:L175-176)."""
+    return _run(tournament_id, ev.PLAYER_EXCLUDED, {"player_id": player_id, "reason": reason},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def record_deal(*, tournament_id: str, amounts_minor: Mapping[str, int],
+                consents: Sequence[str], pay_by_table: bool = False, actor: str,
+                idempotency_key: str | None = None, at: dt.datetime | None = None
+                ) -> TournamentResult:
+    """A deal agreed by every remaining player (004:L19, 000:L3401-3403)."""
+    return _run(tournament_id, ev.DEAL_RECORDED,
+                {"amounts_minor": dict(amounts_minor), "consents": list(consents),
+                 "pay_by_table": pay_by_table}, actor=actor,
+                idempotency_key=idempotency_key, at=at)
+
+
+def finish(*, tournament_id: str, final_stacks: Mapping[str, int] | None = None,
+           actor: str, idempotency_key: str | None = None,
+           at: dt.datetime | None = None) -> TournamentResult:
+    """Pay the prizes (and the bounties left) from the pool: one event."""
+    return _run(tournament_id, ev.FINISHED, {"final_stacks": dict(final_stacks or {})},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def cancel(*, tournament_id: str, stacks: Mapping[str, int] | None = None, actor: str,
+           idempotency_key: str | None = None, at: dt.datetime | None = None
+           ) -> TournamentResult:
+    """Cancel: refunds before the start; after it, the interruption payouts
+    of 001:L417-444 from the chip counts of the players still in."""
+    return _run(tournament_id, ev.CANCELLED, {"stacks": dict(stacks or {})}, actor=actor,
+                idempotency_key=idempotency_key, at=at)
+
+
+# ---------------------------------------------------------------------------
+# The common path
+# ---------------------------------------------------------------------------
+
+
+def _load(tournament_id: str) -> tuple[State, int]:
+    stream = ev.tournament_stream(tournament_id)
+    version = Stream.objects.filter(name=stream).values_list("version", flat=True).first()
+    if not version:
+        raise TournamentError(Code.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}",
+                              status=404, tournament_id=tournament_id)
+    state = load_state(stream)
+    return state, version
+
+
+def _run(tournament_id: str, event_type: str, payload: dict[str, Any], *, actor: str,
+         idempotency_key: str | None, at: dt.datetime | None,
+         player_id: str | None = None) -> TournamentResult:
+    request = {"op": event_type, "tournament_id": tournament_id, **payload}
+    recorded = recorded_result(idempotency_key)
+    if recorded is not None:
+        return _replay(request, recorded, event_type)
+    at = at or clock.now()
+    metadata = Metadata(actor=actor, source=SOURCE)
+    stream = ev.tournament_stream(tournament_id)
+    for _ in range(ATTEMPTS_MAX):
+        state, version = _load(tournament_id)
+        row = Tournament.objects.get(id=tournament_id)
+        venue = rules.venue(row.venue)
+        day = venue_day(venue, at)
+        full = dict(payload)
+        if event_type in PURCHASES:
+            price = _price_of(state, event_type)
+            if price is not None:
+                verdict = authorize(
+                    Attempt(kind="stake", venue=venue.code, amount_minor=price.total_minor,
+                            currency=row.currency, player_id=player_id, game=GAME,
+                            bet_unit=BET_UNIT, category="pvp", at=at),
+                    actor=actor, idempotency_key=idempotency_key)
+                full.update(price=price.as_dict(), verdict=verdict_record(verdict),
+                            activity={"player": player_id, "venue": venue.code,
+                                      "day": day.isoformat(), "category": "pvp",
+                                      "staked_minor": price.total_minor})
+        try:
+            _check_transition(row, event_type)
+            transfers = apply_event(state, event_type, full)
+        except EngineError as error:
+            _reject(stream, request, error, actor=actor, idempotency_key=idempotency_key,
+                    at=at, day=day)
+            raise _coded(error) from None
+        full["transfers"] = [_transfer_dict(t) for t in transfers]
+        if state.payout is not None and event_type in (ev.FINISHED, ev.CANCELLED):
+            full["outcome"] = {"method": state.payout.method,
+                               "places": dict(state.payout.places),
+                               "prizes_minor": dict(state.payout.prizes_minor),
+                               "seats": list(state.payout.seats)}
+        postings = _postings(transfers, tournament_id, row.venue, row.currency)
+        event = NewEvent(stream=stream, type=event_type, payload=full, postings=postings,
+                         schema_version=ev.SCHEMA_VERSION, occurred_at=at, gaming_day=day)
+        try:
+            with transaction.atomic():
+                _open_missing(postings, tournament_id=tournament_id, venue=row.venue,
+                              currency=row.currency, on=day, metadata=metadata)
+                result = append([event], expected_versions={stream: version},
+                                idempotency_key=idempotency_key, request=request,
+                                metadata=metadata)
+        except (StaleVersion, AccountExists):
+            continue
+        except InsufficientFunds as error:
+            raise TournamentError(
+                Code.INSUFFICIENT_FUNDS, "the gaming account holds less than the price;"
+                " there is no credit (002:L3033)", account=error.details.get("account"),
+                balance_minor=error.details.get("balance_minor"), cite="002:L3033") from None
+        except BalanceMaxExceeded as error:
+            raise TournamentError(
+                Code.ACCOUNT_CEILING, "the payout would take a gaming account over its"
+                " ceiling (002:L3070)", account=error.details.get("account"),
+                cite="002:L3070") from None
+        return _result(tournament_id, result.events, replayed=result.replayed)
+    raise TournamentError(Code.CONCURRENT_UPDATE, "the tournament changed during the request"
+                          " each time it was tried; send it again", status=409)
+
+
+def _price_of(state: State, event_type: str):
+    if event_type == ev.PLAYER_ENTERED:
+        return state.config.entry
+    if event_type == ev.REBUY_PURCHASED:
+        return state.config.rebuy
+    return state.config.add_on
+
+
+def _check_transition(row: Tournament, event_type: str) -> None:
+    """Ask the model's state machine before the engine (django-fsm guard)."""
+    name = TRANSITIONS.get(event_type)
+    if name is not None and not can_proceed(getattr(row, name)):
+        raise EngineError("wrong_phase", f"not allowed while the tournament is {row.state}",
+                          phase=row.state)
+
+
+def _coded(error: EngineError) -> TournamentError:
+    status = 409 if error.code == "wrong_phase" else 422
+    return TournamentError(f"tournaments.{error.code}", error.message, status=status,
+                           **error.details)
+
+
+def _reject(stream: str, request: dict, error: EngineError, *, actor: str,
+            idempotency_key: str | None, at: dt.datetime, day: dt.date) -> None:
+    """Record a refusal by a tournament rule (what was tried, which rule)."""
+    row = Tournament.objects.get(id=request["tournament_id"])
+    event = NewEvent(stream=f"{stream}/rejections", type=ev.REQUEST_REJECTED, payload={
+        "request": request, "rule": f"tournaments.{error.code}", "message": error.message,
+        "details": _jsonable(error.details), "rulebook": row.rulebook,
+    }, occurred_at=at, gaming_day=day)
+    append([event], idempotency_key=idempotency_key, request=request,
+           metadata=Metadata(actor=actor, source=SOURCE))
+
+
+def _jsonable(details: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (v if isinstance(v, (int, str, bool, list, type(None))) else str(v))
+            for k, v in details.items()}
+
+
+def _transfer_dict(t: Transfer) -> dict[str, Any]:
+    return {"from": t.source, "to": t.target, "amount_minor": t.amount_minor,
+            "reason": t.reason}
+
+
+def account_of(role: str, *, tournament_id: str, venue: str) -> str:
+    """The ledger account of an engine role (events.py)."""
+    if role.startswith("player:"):
+        return gaming_account(role.split(":", 1)[1])
+    return {"pool": ev.prize_pool(tournament_id), "bounties": ev.bounties(tournament_id),
+            "fees": ev.tournament_fees(venue), "house": ev.tournament_prizes(venue)}[role]
+
+
+def _postings(transfers: Sequence[Transfer], tournament_id: str, venue: str,
+              currency: str) -> tuple[Posting, ...]:
+    totals: dict[str, int] = {}
+    for t in transfers:
+        source = account_of(t.source, tournament_id=tournament_id, venue=venue)
+        target = account_of(t.target, tournament_id=tournament_id, venue=venue)
+        totals[source] = totals.get(source, 0) + t.amount_minor
+        totals[target] = totals.get(target, 0) - t.amount_minor
+    return tuple(Posting(code, amount, currency)
+                 for code, amount in sorted(totals.items()) if amount)
+
+
+def _open_missing(postings: Sequence[Posting], *, tournament_id: str, venue: str,
+                  currency: str, on: dt.date, metadata: Metadata) -> None:
+    codes = [p.account for p in postings]
+    existing = set(Account.objects.filter(code__in=codes).values_list("code", flat=True))
+    for code in codes:
+        if code in existing:
+            continue
+        if code.startswith("player/"):
+            terms = dict(type=AccountType.LIABILITY, name=f"Gaming account {code}",
+                         must_not_go_negative=True, balance_max_minor=account_ceiling(on))
+        elif code == ev.prize_pool(tournament_id):
+            terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
+                         name=f"Prize pool of tournament {tournament_id}")
+        elif code == ev.bounties(tournament_id):
+            terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
+                         name=f"Bounties of tournament {tournament_id}")
+        elif code == ev.tournament_fees(venue):
+            terms = dict(type=AccountType.REVENUE, name=f"Tournament fees at {venue}")
+        else:
+            terms = dict(type=AccountType.EXPENSE, name=f"Tournament prize funding at {venue}")
+        open_account(code=code, currency=currency, metadata=metadata, **terms)
+
+
+def _rulebook(key: str) -> RulebookVersion:
+    rulebook_id, version = key.rsplit("@", 1)
+    return RulebookVersion.objects.get(rulebook_id=rulebook_id, version=int(version))
+
+
+def _replay(request: dict, events: Sequence[RecordedEvent], event_type: str
+            ) -> TournamentResult:
+    """Return (or re-raise) what an earlier request under this key recorded."""
+    first = events[0]
+    if first.type == ATTEMPT_REJECTED:
+        raise_recorded_rejection(events)
+    if first.type == ev.REQUEST_REJECTED and first.payload["request"] == request:
+        p = first.payload
+        raise TournamentError(p["rule"], p["message"], status=422, **p["details"])
+    tournament_id = request.get("tournament_id") or first.payload.get("tournament_id")
+    if first.type == event_type and (
+            first.type == ev.ANNOUNCED and first.payload["name"] == request["name"]
+            or first.type != ev.ANNOUNCED and all(
+                first.payload.get(k) == v for k, v in request.items()
+                if k not in ("op", "tournament_id"))):
+        return _result(tournament_id, events, replayed=True)
+    raise IdempotencyConflict("this idempotency key was already used for a different request",
+                              idempotency_key=first.idempotency_key)
+
+
+def _result(tournament_id: str, events: Sequence[RecordedEvent], *, replayed: bool
+            ) -> TournamentResult:
+    row = Tournament.objects.get(id=tournament_id)
+    first = events[0]
+    return TournamentResult(
+        tournament_id=tournament_id, event_type=first.type,
+        positions=tuple(e.position for e in events), state=row.state,
+        pool_minor=row.pool_minor, fees_minor=row.fees_minor,
+        bounties_minor=row.bounties_minor,
+        transfers=tuple(first.payload.get("transfers", ())), replayed=replayed)
+
+
+__all__ = ["PayoutStructure", "TournamentResult", "add_on", "announce", "cancel",
+           "disqualify", "draw_prize_pool", "eliminate", "exclude", "finish",
+           "fix_prize_pool", "open_registration", "rebuy", "record_deal", "register",
+           "start"]

@@ -1,0 +1,587 @@
+"""One tournament as a pure state machine: money in, places, money out.
+
+Every operation checks the rules, changes the state and returns the money
+it moves as `Transfer`s between roles:
+
+    player:<id>   the player's gaming account
+    pool          the prize pool (liability)
+    bounties      bounties on the players' heads (liability)
+    fees          the house's tournament fees (revenue)
+    house         the house's prize funding (HexaPro pools above the buy-ins)
+
+The app replays a tournament's events through the same operations to load
+it, and turns each transfer into a pair of postings. Tournament chips are
+never money and appear here only as stacks given for ranking and splits
+(000:L3266-3267, 002:L299).
+
+Phases (000 §4, 001 §5-6):
+
+    announced -> registering -> running -> pool_fixed -> in_the_money -> finished
+    announced | registering -> cancelled           (refund in full, 001:L419-421)
+    running | pool_fixed | in_the_money -> interrupted   (001:L423-444)
+
+Money rules:
+- An entry, late registration or re-entry costs the entry price (prize
+  part + fee + bounty part; a re-entry includes the fee, 000:L3297-3300); a
+  rebuy costs the rebuy price, normally without the fee (000:L3313-3315,
+  002:L3281); an add-on its announced price (000:L3326-3330).
+- Bounties: the eliminator takes the eliminated player's bounty; in a
+  progressive bounty tournament `progressive_basis_points` of it goes onto
+  the eliminator's own bounty and the rest is paid in cash (000:L3365-3377:
+  600 + 70 -> 400 pool, 200 bounty, 70 fee; 100 paid, 100 onto the head).
+  Split pots share a bounty equally, odd cents to the first eliminator
+  listed (the first sharing player after the button, 000:L3361-3364).
+- A disqualified player's money stays in the pool (000:L3577-3578,
+  004:L177); so does the bounty on their head (decision
+  `tournaments.bounty.unclaimed`), and an excluded player's.
+- Prizes are paid once, when the tournament finishes or is interrupted
+  (decision `tournaments.prizes.paid_at_end`): a disqualification found
+  after a player busted moves the places below up (000:L3614-3618), which
+  a prize already paid could not follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Iterable, Mapping, Sequence
+
+from .errors import EngineError
+from .icm import icm_split
+from .money import Price, allocate, by_basis_points, split_equally
+from .payouts import PayoutStructure, paid_field
+from .places import EliminationRules, Out, assign_prizes, standings
+
+
+class Phase(StrEnum):
+    ANNOUNCED = "announced"
+    REGISTERING = "registering"
+    RUNNING = "running"
+    POOL_FIXED = "pool_fixed"
+    IN_THE_MONEY = "in_the_money"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    INTERRUPTED = "interrupted"
+
+
+PLAYING = (Phase.RUNNING, Phase.POOL_FIXED, Phase.IN_THE_MONEY)
+FORMATS = ("freezeout", "rebuy", "re_entry", "bounty", "progressive_bounty", "satellite",
+           "sit_and_go", "hexapro")
+ENTRY_KINDS = ("entry", "late_entry", "re_entry")
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    source: str
+    target: str
+    amount_minor: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What a tournament announces before it opens (000:L3247-3254)."""
+
+    format: str
+    entry: Price
+    payout: PayoutStructure
+    rebuy: Price | None = None
+    add_on: Price | None = None
+    re_entry: bool = False
+    entries_per_player_max: int = 1           # 001:L306
+    rebuys_per_player_max: int | None = None  # 000:L3318-3320
+    re_entries_per_paid_field_step: int | None = None  # 000:L3302-3304
+    progressive_basis_points: int = 0         # share of a bounty onto one's own
+    min_entrants: int = 2                     # 003:L163
+    seats_per_table: int = 9                  # the final table, for interruptions
+    elimination: EliminationRules = EliminationRules()
+    satellite_seat_minor: int | None = None   # the target's entry price
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise EngineError("invalid_format", f"unknown format {self.format!r}",
+                              formats=list(FORMATS))
+        if self.format == "freezeout" and (self.rebuy or self.add_on or self.re_entry):
+            raise EngineError("invalid_format", "a freezeout has no rebuys, add-ons or"
+                              " re-entries (000:L3337)")
+        if self.entry.bounty_minor and self.format not in ("bounty", "progressive_bounty"):
+            raise EngineError("invalid_format", "only bounty formats carry a bounty part")
+        if self.format in ("bounty", "progressive_bounty") and not self.entry.bounty_minor:
+            raise EngineError("invalid_format", "a bounty format needs a bounty part")
+        if self.format == "satellite" and not self.satellite_seat_minor:
+            raise EngineError("invalid_format", "a satellite needs the seat's value")
+        if not 0 <= self.progressive_basis_points <= 10_000:
+            raise EngineError("invalid_format", "the progressive share is 0 to 100 %")
+        if (self.format == "progressive_bounty") != (self.progressive_basis_points > 0):
+            raise EngineError("invalid_format", "a progressive bounty needs the share added"
+                              " to the eliminator's bounty, and only it has one")
+
+
+@dataclass(slots=True)
+class Player:
+    player_id: str
+    entries: int = 0
+    re_entries: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    paid_prize_minor: int = 0
+    paid_fee_minor: int = 0
+    paid_bounty_minor: int = 0
+    bounty_minor: int = 0        # on the player's head now
+    alive: bool = False
+    disqualified: bool = False
+    excluded: bool = False
+    purchases: list[Price] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """What a finish or an interruption pays, per player."""
+
+    prizes_minor: Mapping[str, int]
+    places: Mapping[str, int]
+    bounties_minor: Mapping[str, int]
+    fees_refunded_minor: Mapping[str, int]
+    seats: tuple[str, ...] = ()
+    method: str = "payout_table"
+
+
+class Tournament:
+    """The state of one tournament; every method is one rule-checked step."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.phase = Phase.ANNOUNCED
+        self.players: dict[str, Player] = {}
+        self.groups: list[list[Out]] = []  # eliminations, in order
+        self.pool_minor = 0
+        self.fees_minor = 0
+        self.bounties_minor = 0
+        self.entries = 0
+        self.re_entries = 0
+        self.fixed_field: int | None = None
+        self.deal: dict[str, int] | None = None
+        self.payout: Payout | None = None
+        self.drawn_shares: tuple[int, ...] | None = None  # HexaPro
+        self.house_funded_minor = 0
+        self.bounties_won: dict[str, int] = {}
+
+    # -- views -------------------------------------------------------------
+
+    @property
+    def alive(self) -> list[str]:
+        return [p.player_id for p in self.players.values() if p.alive]
+
+    @property
+    def paid_field(self) -> int:
+        if self.fixed_field is not None:
+            return self.fixed_field
+        return paid_field(self.entries, self.re_entries,
+                          self.config.re_entries_per_paid_field_step)
+
+    def prizes(self) -> list[int]:
+        """The prize of each paid place for the pool as it stands."""
+        if self.config.format == "satellite":
+            return self._satellite_prizes()
+        if self.drawn_shares is not None:
+            return by_basis_points(self.pool_minor, self.drawn_shares)
+        return self.config.payout.prizes(self.pool_minor, max(self.paid_field, 1))
+
+    def _satellite_prizes(self) -> list[int]:
+        """Seats of the target's value, then the rest in cash to the next place.
+
+        Decision (tournaments.satellite.remainder): a pool that does not
+        buy a whole number of seats pays its remainder in cash to the place
+        after the last seat.
+        """
+        seat = self.config.satellite_seat_minor or 1
+        seats, rest = divmod(self.pool_minor, seat)
+        return [seat] * seats + ([rest] if rest else [])
+
+    # -- registration and purchases -----------------------------------------
+
+    def open_registration(self) -> list[Transfer]:
+        self._require(Phase.ANNOUNCED)
+        self.phase = Phase.REGISTERING
+        return []
+
+    def enter(self, player_id: str, kind: str = "entry") -> list[Transfer]:
+        """An entry (registering), a late entry (running, before the pool is
+        fixed, 000:L3288-3290) or a re-entry of a busted player (000:L3297-3301)."""
+        if kind not in ENTRY_KINDS:
+            raise EngineError("invalid_request", f"unknown entry kind {kind!r}")
+        player = self.players.get(player_id)
+        if kind == "entry":
+            self._require(Phase.REGISTERING)
+            if player is not None:
+                raise EngineError("already_registered", "the player is registered already"
+                                  " (one entry per player, 001:L306)", player_id=player_id)
+        elif kind == "late_entry":
+            self._require(Phase.RUNNING)
+            if player is not None:
+                raise EngineError("already_registered", "the player has entered already;"
+                                  " a busted player re-enters", player_id=player_id)
+        else:
+            self._require(Phase.RUNNING)
+            if not self.config.re_entry:
+                raise EngineError("re_entry_not_offered", "this tournament has no re-entry"
+                                  " (001:L306)")
+            if player is None or player.alive or player.disqualified or player.excluded:
+                raise EngineError("not_busted", "only a player who has busted may re-enter"
+                                  " (000:L3297)", player_id=player_id)
+            if player.entries >= self.config.entries_per_player_max:
+                raise EngineError("entries_exhausted", "the player has used every entry",
+                                  entries_max=self.config.entries_per_player_max)
+        if kind != "re_entry" and self.config.format == "hexapro" and len(self.players) >= 3:
+            raise EngineError("tournament_full", "a HexaPro game seats three (001:L458)")
+        grown = (self.entries + (kind != "re_entry"), self.re_entries + (kind == "re_entry"))
+        if self.config.format != "satellite":
+            self.config.payout.bracket_for(
+                paid_field(*grown, self.config.re_entries_per_paid_field_step))
+        if player is None:
+            player = self.players[player_id] = Player(player_id)
+        if kind == "re_entry":
+            self._undo_bust(player_id)
+            self.re_entries += 1
+            player.re_entries += 1
+        else:
+            self.entries += 1
+        player.entries += 1
+        player.alive = True
+        return self._buy(player, self.config.entry, kind)
+
+    def rebuy(self, player_id: str) -> list[Transfer]:
+        """Extra chips during the rebuy period (000:L3313-3320, 002:L3281-3283)."""
+        self._require(Phase.RUNNING)
+        if self.config.rebuy is None:
+            raise EngineError("rebuy_not_offered", "this tournament has no rebuys")
+        player = self._alive(player_id)
+        limit = self.config.rebuys_per_player_max
+        if limit is not None and player.rebuys >= limit:
+            raise EngineError("rebuys_exhausted", "the player has used every rebuy",
+                              rebuys_max=limit)
+        player.rebuys += 1
+        return self._buy(player, self.config.rebuy, "rebuy")
+
+    def add_on(self, player_id: str) -> list[Transfer]:
+        """One add-on after the last rebuy hand (000:L3326-3330).
+
+        Decision (tournaments.add_on.once): one add-on per player; a busted
+        player must rebuy first, which `_alive` enforces (000:L3326-3328).
+        """
+        self._require(Phase.RUNNING)
+        if self.config.add_on is None:
+            raise EngineError("add_on_not_offered", "this tournament has no add-on")
+        player = self._alive(player_id)
+        if player.add_ons:
+            raise EngineError("add_on_taken", "one add-on per player")
+        player.add_ons += 1
+        return self._buy(player, self.config.add_on, "add_on")
+
+    def _buy(self, player: Player, price: Price, reason: str) -> list[Transfer]:
+        player.purchases.append(price)
+        player.paid_prize_minor += price.prize_minor
+        player.paid_fee_minor += price.fee_minor
+        player.paid_bounty_minor += price.bounty_minor
+        player.bounty_minor += price.bounty_minor
+        self.pool_minor += price.prize_minor
+        self.fees_minor += price.fee_minor
+        self.bounties_minor += price.bounty_minor
+        source = f"player:{player.player_id}"
+        return [Transfer(source, target, amount, reason) for target, amount in (
+            ("pool", price.prize_minor), ("fees", price.fee_minor),
+            ("bounties", price.bounty_minor)) if amount]
+
+    # -- the clock ------------------------------------------------------------
+
+    def start(self) -> list[Transfer]:
+        """Start play; fewer than the minimum entrants may not start (003:L163)."""
+        self._require(Phase.REGISTERING)
+        if self.entries < self.config.min_entrants:
+            raise EngineError("too_few_entrants", f"{self.entries} entrants, fewer than the"
+                              f" minimum {self.config.min_entrants}; cancel and refund"
+                              " (003:L163, L173)", entrants=self.entries,
+                              min_entrants=self.config.min_entrants)
+        self.phase = Phase.RUNNING
+        return []
+
+    def fix_pool(self) -> list[Transfer]:
+        """Close late registration, re-entry, rebuys and add-ons; the payout
+        table in money is published now (000:L3384-3386, 002:L2997)."""
+        self._require(Phase.RUNNING)
+        self.fixed_field = self.paid_field
+        self.phase = Phase.POOL_FIXED
+        self._check_in_the_money()
+        return []
+
+    def draw_prize_pool(self, prize_pool_minor: int, shares_basis_points: Sequence[int]
+                        ) -> list[Transfer]:
+        """Set a HexaPro game's drawn prize pool and its split (001:L454-493).
+
+        The three buy-ins are in the pool; the house adds what the draw
+        gives above them, or keeps what it gives below them as its fee: over
+        many games the house keeps 6.853 % (001:L489). The pool is fixed at
+        once and every player is in the money.
+        """
+        self._require(Phase.RUNNING)
+        if self.config.format != "hexapro":
+            raise EngineError("invalid_request", "only HexaPro draws its prize pool")
+        if self.drawn_shares is not None:
+            raise EngineError("already_drawn", "the prize pool is drawn already")
+        if type(prize_pool_minor) is not int or prize_pool_minor <= 0:
+            raise EngineError("invalid_request", "the drawn pool must be positive")
+        by_basis_points(prize_pool_minor, shares_basis_points)  # checks the shares
+        difference = prize_pool_minor - self.pool_minor
+        transfers = []
+        if difference > 0:
+            transfers.append(Transfer("house", "pool", difference, "hexapro_draw"))
+        elif difference < 0:
+            transfers.append(Transfer("pool", "fees", -difference, "hexapro_draw"))
+        self.pool_minor = prize_pool_minor
+        self.fees_minor -= min(difference, 0)
+        self.house_funded_minor = max(difference, 0)
+        self.drawn_shares = tuple(shares_basis_points)
+        self.fix_pool()
+        return transfers
+
+    def _check_in_the_money(self) -> None:
+        if self.phase == Phase.POOL_FIXED and len(self.alive) <= len(self.prizes()):
+            self.phase = Phase.IN_THE_MONEY
+
+    # -- eliminations -----------------------------------------------------------
+
+    def eliminate(self, outs: Sequence[Out], eliminators: Mapping[str, Sequence[str]]
+                  ) -> list[Transfer]:
+        """Players out in one hand; `eliminators[player]` took their chips."""
+        self._require(*PLAYING)
+        ids = [o.player_id for o in outs]
+        if not ids or len(set(ids)) != len(ids):
+            raise EngineError("invalid_request", "name each eliminated player once")
+        for player_id in ids:
+            self._alive(player_id)
+        if len(self.alive) - len(ids) < 1:
+            raise EngineError("last_player", "someone must be left: the last player wins")
+        for player_id in ids:
+            for taker in eliminators.get(player_id, ()):
+                if taker in ids or taker not in self.players or not self.players[taker].alive:
+                    raise EngineError("invalid_eliminator", "an eliminator must still be in"
+                                      " the tournament", player_id=taker)
+        transfers: list[Transfer] = []
+        for player_id in ids:
+            self.players[player_id].alive = False
+        for player_id in ids:
+            transfers += self._collect_bounty(player_id, list(eliminators.get(player_id, ())))
+        self.groups.append(list(outs))
+        self._check_in_the_money()
+        return transfers
+
+    def _collect_bounty(self, player_id: str, takers: Sequence[str]) -> list[Transfer]:
+        head = self.players[player_id].bounty_minor
+        self.players[player_id].bounty_minor = 0
+        if not head:
+            return []
+        if not takers:
+            return self._bounty_to_pool(head)
+        transfers = []
+        for taker, share in zip(takers, split_equally(head, len(takers))):
+            onto = share * self.config.progressive_basis_points // 10_000
+            cash = share - onto
+            self.players[taker].bounty_minor += onto
+            if cash:
+                self.bounties_minor -= cash
+                self.bounties_won[taker] = self.bounties_won.get(taker, 0) + cash
+                transfers.append(Transfer("bounties", f"player:{taker}", cash, "bounty"))
+        return transfers
+
+    def _bounty_to_pool(self, amount: int) -> list[Transfer]:
+        self.bounties_minor -= amount
+        self.pool_minor += amount
+        return [Transfer("bounties", "pool", amount, "bounty_unclaimed")]
+
+    def disqualify(self, player_id: str) -> list[Transfer]:
+        """Chips out of play, money stays in the pool, no prize; players who
+        finished below move up (000:L3577-3578, L3614-3618; 004:L177)."""
+        self._require(*PLAYING)
+        player = self._player(player_id)
+        if player.disqualified:
+            raise EngineError("already_disqualified", "the player is disqualified already")
+        if player.alive and len(self.alive) == 1:
+            raise EngineError("last_player", "the last player left cannot be disqualified")
+        player.disqualified = True
+        player.alive = False
+        transfers = []
+        if player.bounty_minor:
+            head, player.bounty_minor = player.bounty_minor, 0
+            transfers = self._bounty_to_pool(head)
+        self._check_in_the_money()
+        return transfers
+
+    def exclude(self, player_id: str) -> list[Transfer]:
+        """Removed, but keeps the place held at that moment (004:L175-176)."""
+        self._require(*PLAYING)
+        player = self._alive(player_id)
+        if len(self.alive) == 1:
+            raise EngineError("last_player", "the last player left cannot be excluded")
+        player.excluded = True
+        player.alive = False
+        head, player.bounty_minor = player.bounty_minor, 0
+        self.groups.append([Out(player_id)])
+        transfers = self._bounty_to_pool(head) if head else []
+        self._check_in_the_money()
+        return transfers
+
+    def _undo_bust(self, player_id: str) -> None:
+        """A re-entry takes the player's earlier bust off the record: the
+        place is decided by the last bust."""
+        self.groups = [[o for o in g if o.player_id != player_id] for g in self.groups]
+        self.groups = [g for g in self.groups if g]
+
+    # -- the end ------------------------------------------------------------------
+
+    def record_deal(self, amounts: Mapping[str, int], consents: Iterable[str],
+                    pay_by_table: bool = False) -> list[Transfer]:
+        """A deal among the players still in (004:L19, 000:L3401-3403).
+
+        Every remaining player must consent, and the amounts must share
+        exactly the prizes of the places still to be decided. The venue may
+        still pay by the original table (`pay_by_table`).
+        """
+        self._require(Phase.POOL_FIXED, Phase.IN_THE_MONEY)
+        alive = set(self.alive)
+        if set(consents) != alive:
+            raise EngineError("deal_without_consent", "every remaining player must agree"
+                              " to a deal", missing=sorted(alive - set(consents)))
+        if set(amounts) != alive or any(type(a) is not int or a < 0 for a in amounts.values()):
+            raise EngineError("invalid_deal", "a deal names an amount for each remaining"
+                              " player and no one else")
+        at_stake = sum(self.prizes()[:len(alive)])
+        if sum(amounts.values()) != at_stake:
+            raise EngineError("invalid_deal", "a deal shares exactly the prize money of the"
+                              " places still open", at_stake_minor=at_stake,
+                              dealt_minor=sum(amounts.values()))
+        self.deal = None if pay_by_table else dict(amounts)
+        return []
+
+    def finish(self, final_stacks: Mapping[str, int] | None = None) -> list[Transfer]:
+        """Pay the prizes and the bounties left; the pool and bounties end at 0.
+
+        With more than one player left it needs a deal or the final chip
+        counts (a time tournament, 003:L153; 002:L299), which rank them.
+        """
+        self._require(Phase.POOL_FIXED, Phase.IN_THE_MONEY)
+        alive = self.alive
+        if len(alive) > 1 and self.deal is None and not final_stacks:
+            raise EngineError("not_finished", "more than one player is left: record the"
+                              " last elimination, a deal or the final chip counts",
+                              remaining=len(alive))
+        stacks = dict(final_stacks or {})
+        last = [Out(p, stacks.get(p, 0)) for p in alive]
+        blocks = standings([*self.groups, last], self.config.elimination,
+                           frozenset(p for p, s in self.players.items() if s.disqualified))
+        prizes = self.prizes()
+        if self.deal is not None:
+            places, paid = assign_prizes(blocks, prizes)
+            for player_id, amount in self.deal.items():
+                paid[player_id] = amount
+        else:
+            places, paid = assign_prizes(blocks, prizes)
+        seats: tuple[str, ...] = ()
+        if self.config.format == "satellite":
+            seat = self.config.satellite_seat_minor
+            seats = tuple(p for p, amount in paid.items() if amount == seat
+                          and places[p] <= self.pool_minor // seat)
+        bounties = {p: self.players[p].bounty_minor for p in alive
+                    if self.players[p].bounty_minor}
+        self.payout = Payout(prizes_minor=paid, places=places, bounties_minor=bounties,
+                             fees_refunded_minor={}, seats=seats,
+                             method="deal" if self.deal is not None else "payout_table")
+        self.phase = Phase.FINISHED
+        return self._pay_out(self.payout)
+
+    def _pay_out(self, payout: Payout) -> list[Transfer]:
+        transfers = []
+        for player_id, amount in payout.prizes_minor.items():
+            if amount:
+                reason = "seat" if player_id in payout.seats else "prize"
+                transfers.append(Transfer("pool", f"player:{player_id}", amount, reason))
+        for player_id, amount in payout.bounties_minor.items():
+            transfers.append(Transfer("bounties", f"player:{player_id}", amount, "bounty"))
+            self.players[player_id].bounty_minor = 0
+        for player_id, amount in payout.fees_refunded_minor.items():
+            if amount:
+                transfers.append(Transfer("fees", f"player:{player_id}", amount,
+                                          "fee_refund"))
+        paid_pool = sum(payout.prizes_minor.values())
+        paid_bounties = sum(payout.bounties_minor.values())
+        if paid_pool != self.pool_minor or paid_bounties != self.bounties_minor:
+            raise EngineError("payout_mismatch", "a payout must empty the pool and the"
+                              " bounties exactly", pool_minor=self.pool_minor,
+                              paid_minor=paid_pool, bounties_minor=self.bounties_minor,
+                              bounties_paid_minor=paid_bounties)
+        self.pool_minor = 0
+        self.bounties_minor = 0
+        self.fees_minor -= sum(payout.fees_refunded_minor.values())
+        return transfers
+
+    def cancel(self, stacks: Mapping[str, int] | None = None) -> list[Transfer]:
+        """Cancel: before the start refund in full; after it, interrupt and
+        pay by the online cancellation policy (001:L417-444)."""
+        if self.phase in (Phase.ANNOUNCED, Phase.REGISTERING):
+            return self._refund_all()
+        self._require(*PLAYING)
+        from .cancellation import interruption_payout
+
+        self.payout = interruption_payout(self, dict(stacks or {}))
+        self.phase = Phase.INTERRUPTED
+        return self._pay_out(self.payout)
+
+    def _refund_all(self) -> list[Transfer]:
+        """Every purchase back in full, several entries included (001:L419-421,
+        003:L171-174)."""
+        transfers = []
+        for player in self.players.values():
+            for target, amount in (("pool", player.paid_prize_minor),
+                                   ("fees", player.paid_fee_minor),
+                                   ("bounties", player.paid_bounty_minor)):
+                if amount:
+                    transfers.append(Transfer(target, f"player:{player.player_id}", amount,
+                                              "refund"))
+            player.bounty_minor = 0
+            player.alive = False
+        self.pool_minor = self.fees_minor = self.bounties_minor = 0
+        self.payout = Payout(prizes_minor={}, places={}, bounties_minor={},
+                             fees_refunded_minor={}, method="refund")
+        self.phase = Phase.CANCELLED
+        return transfers
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _require(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            raise EngineError("wrong_phase", f"not allowed while the tournament is"
+                              f" {self.phase}", phase=str(self.phase),
+                              allowed=[str(p) for p in phases])
+
+    def _player(self, player_id: str) -> Player:
+        player = self.players.get(player_id)
+        if player is None:
+            raise EngineError("not_entered", "the player has not entered this tournament",
+                              player_id=player_id)
+        return player
+
+    def _alive(self, player_id: str) -> Player:
+        player = self._player(player_id)
+        if not player.alive:
+            raise EngineError("not_in_play", "the player is not in play",
+                              player_id=player_id)
+        return player
+
+
+def shares_by_chips(total_minor: int, stacks: Sequence[int]) -> list[Fraction]:
+    chips = sum(stacks)
+    return [Fraction(total_minor * s, chips) for s in stacks]
+
+
+__all__ = ["Config", "Payout", "Phase", "Player", "Tournament", "Transfer", "allocate",
+           "icm_split", "shares_by_chips"]

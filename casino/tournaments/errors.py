@@ -1,0 +1,32 @@
+"""Tournament errors, each with a stable code (never renamed).
+
+The engine's refusals keep their engine code under the `tournaments.`
+prefix (`tournaments.wrong_phase`, `tournaments.not_in_play`,
+`tournaments.deal_without_consent` ...: casino/tournaments/engine); they are
+recorded as `tournaments.request_rejected` before they are raised, with
+status 422 (409 for a wrong phase). Refusals by the compliance pipeline
+(identity, age, self-exclusion, the entry-fee cap) surface as
+`casino.compliance.errors.AttemptRejected`.
+"""
+
+from enum import StrEnum
+
+from casino.errors import CodedError
+
+
+class TournamentErrorCode(StrEnum):
+    INVALID_REQUEST = "tournaments.invalid_request"
+    UNKNOWN_TOURNAMENT = "tournaments.unknown_tournament"
+    UNKNOWN_PAYOUT_TABLE = "tournaments.unknown_payout_table"
+    """The venue's rulebook has no such payout table."""
+    INSUFFICIENT_FUNDS = "tournaments.insufficient_funds"
+    """The gaming account holds less than the price (no credit, 002:L3033)."""
+    ACCOUNT_CEILING = "tournaments.account_ceiling"
+    """A payout would take a gaming account over its ceiling (002:L3070)."""
+    CONCURRENT_UPDATE = "tournaments.concurrent_update"
+    RULE = "tournaments.rule"
+    """Prefix only: engine refusals are `tournaments.<engine code>`."""
+
+
+class TournamentError(CodedError):
+    """A tournament request refused; what it wrote, if anything, is said by the raiser."""

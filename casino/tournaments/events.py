@@ -1,0 +1,61 @@
+"""Event types of tournaments, their stream and the accounts they post to.
+
+All events of a tournament are on its stream `tournament/<id>`; the stream's
+version serialises every decision about it. Each payload holds the inputs
+of the operation (so `replay.py` can fold the stream back into the engine's
+state) and the `transfers` it moved (for people reading the log).
+
+Accounts:
+
+    player/<id>/account              liability  the gaming account (the cage's)
+    tournament/<id>/prize_pool       liability  prize parts, until paid out
+    tournament/<id>/bounties         liability  bounties on players' heads
+    house/<venue>/tournament_fees    revenue    fees (and HexaPro draws below 3x)
+    house/<venue>/tournament_prizes  expense    HexaPro pools drawn above the buy-ins
+
+Tournament chips are never money: no account holds them (000:L3266-3267).
+"""
+
+SCHEMA_VERSION = 1
+
+ANNOUNCED = "tournaments.tournament_announced"
+REGISTRATION_OPENED = "tournaments.registration_opened"
+PLAYER_ENTERED = "tournaments.player_entered"
+REBUY_PURCHASED = "tournaments.rebuy_purchased"
+ADD_ON_PURCHASED = "tournaments.add_on_purchased"
+STARTED = "tournaments.tournament_started"
+PRIZE_POOL_FIXED = "tournaments.prize_pool_fixed"
+PRIZE_POOL_DRAWN = "tournaments.prize_pool_drawn"
+PLAYERS_ELIMINATED = "tournaments.players_eliminated"
+PLAYER_DISQUALIFIED = "tournaments.player_disqualified"
+PLAYER_EXCLUDED = "tournaments.player_excluded"
+DEAL_RECORDED = "tournaments.deal_recorded"
+FINISHED = "tournaments.tournament_finished"
+CANCELLED = "tournaments.tournament_cancelled"
+REQUEST_REJECTED = "tournaments.request_rejected"
+
+TOURNAMENT_EVENT_TYPES = frozenset({
+    ANNOUNCED, REGISTRATION_OPENED, PLAYER_ENTERED, REBUY_PURCHASED, ADD_ON_PURCHASED,
+    STARTED, PRIZE_POOL_FIXED, PRIZE_POOL_DRAWN, PLAYERS_ELIMINATED, PLAYER_DISQUALIFIED,
+    PLAYER_EXCLUDED, DEAL_RECORDED, FINISHED, CANCELLED,
+})
+
+
+def tournament_stream(tournament_id: str) -> str:
+    return f"tournament/{tournament_id}"
+
+
+def prize_pool(tournament_id: str) -> str:
+    return f"tournament/{tournament_id}/prize_pool"
+
+
+def bounties(tournament_id: str) -> str:
+    return f"tournament/{tournament_id}/bounties"
+
+
+def tournament_fees(venue: str) -> str:
+    return f"house/{venue}/tournament_fees"
+
+
+def tournament_prizes(venue: str) -> str:
+    return f"house/{venue}/tournament_prizes"

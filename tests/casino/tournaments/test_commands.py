@@ -1,0 +1,147 @@
+"""Tournament commands against the ledger: postings, caps, state machine, rebuild."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino.cage.events import gaming_account
+from casino.compliance.errors import AttemptRejected
+from casino.tournaments import commands
+from casino.tournaments.errors import TournamentError
+from casino.tournaments.events import bounties, prize_pool, tournament_fees
+from casino.tournaments.models import Entrant, Tournament
+from ledger import rebuild_projections, verify_chain
+from ledger.models import Event
+
+from .conftest import balance, funded_player, key
+
+ROOM = "poker-helsinki"
+
+
+def announce(venue=ROOM, **overrides):
+    settings = dict(venue=venue, name="Monday bounty", format="progressive_bounty",
+                    entry={"prize_minor": 40000, "fee_minor": 7000, "bounty_minor": 20000},
+                    re_entry=True, entries_per_player_max=2, actor="td",
+                    idempotency_key=key("announce"))
+    settings.update(overrides)
+    return commands.announce(**settings)
+
+
+def test_progressive_bounty_600_plus_70_moves_money_by_postings(venues):
+    """000:L3374-3377: 600 + 70 -> pool 400, bounty 200, fee 70; the eliminator
+    is paid 100 and 100 goes onto their own bounty."""
+    t = announce().tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    a, b = funded_player(), funded_player()
+    for p in (a, b):
+        commands.register(tournament_id=t, player_id=p.id, actor="cage",
+                          idempotency_key=key())
+    assert balance(gaming_account(a.id)) == 1_000_00 - 670_00
+    assert (balance(prize_pool(t)), balance(bounties(t)), balance(tournament_fees(ROOM))) == (
+        800_00, 400_00, 140_00)
+    commands.start(tournament_id=t, actor="td", idempotency_key=key())
+    commands.eliminate(tournament_id=t, outs=[{"player_id": b.id, "stack": 100}],
+                       eliminators={b.id: [a.id]}, actor="td", idempotency_key=key())
+    assert balance(gaming_account(a.id)) == 1_000_00 - 670_00 + 100_00
+    assert Entrant.objects.get(player_id=a.id).bounty_minor == 300_00
+    commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
+    result = commands.finish(tournament_id=t, actor="td", idempotency_key=key())
+    assert result.state == "finished"
+    # The winner takes the pool of 800 and their own bounty of 300.
+    assert balance(gaming_account(a.id)) == 1_000_00 - 670_00 + 100_00 + 800_00 + 300_00
+    assert balance(prize_pool(t)) == 0 and balance(bounties(t)) == 0
+    assert Entrant.objects.get(player_id=a.id).place == 1
+    assert verify_chain().ok
+
+
+def test_entry_over_the_venue_cap_is_refused_and_recorded(venues):
+    """002:L3349: a RAY hall caps a poker tournament entry at EUR 50."""
+    t = announce(venue="hall-helsinki", format="freezeout",
+                 entry={"prize_minor": 5000, "fee_minor": 500}, re_entry=False,
+                 entries_per_player_max=1).tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    player = funded_player(venue="hall-helsinki")
+    before = Event.objects.count()
+    with pytest.raises(AttemptRejected) as refused:
+        commands.register(tournament_id=t, player_id=player.id, actor="cage",
+                          idempotency_key=key())
+    assert refused.value.failure.code == "compliance.max_stake"
+    assert Event.objects.count() == before + 1  # the rejection only
+    assert balance(gaming_account(player.id)) == 1_000_00
+
+
+def test_self_excluded_or_unverified_player_cannot_register(venues):
+    """002:L3031: identity before play; the pipeline refuses and records it."""
+    from tests.casino.conftest import make_player
+
+    t = announce().tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    stranger = make_player(verified=False)
+    with pytest.raises(AttemptRejected) as refused:
+        commands.register(tournament_id=t, player_id=stranger.id, actor="cage",
+                          idempotency_key=key())
+    assert refused.value.failure.code == "compliance.identity_unverified"
+
+
+def test_tallinn_six_entrants_cancel_and_refund_at_start(venues):
+    """003:L163, L173: fewer than 7 entrants at the start: refund."""
+    t = announce(venue="olympic-tallinn", format="freezeout",
+                 entry={"prize_minor": 5000, "fee_minor": 500}, re_entry=False,
+                 entries_per_player_max=1).tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    players = [funded_player() for _ in range(6)]
+    for p in players:
+        commands.register(tournament_id=t, player_id=p.id, actor="cage",
+                          idempotency_key=key())
+    result = commands.start(tournament_id=t, actor="td", idempotency_key=key())
+    assert result.state == "cancelled"
+    assert all(balance(gaming_account(p.id)) == 1_000_00 for p in players)
+    assert balance(tournament_fees("olympic-tallinn")) == 0
+
+
+def test_rule_refusal_is_recorded_then_raised_and_replays(venues):
+    """A wrong-phase request is refused with a coded error and recorded once."""
+    t = announce().tournament_id
+    request_key = key()
+    with pytest.raises(TournamentError) as refused:
+        commands.start(tournament_id=t, actor="td", idempotency_key=request_key)
+    assert refused.value.code == "tournaments.wrong_phase"
+    count = Event.objects.count()
+    with pytest.raises(TournamentError):
+        commands.start(tournament_id=t, actor="td", idempotency_key=request_key)
+    assert Event.objects.count() == count
+
+
+def test_insufficient_funds_writes_nothing(venues):
+    """002:L3033: no credit: a purchase above the balance is refused."""
+    t = announce().tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    poor = funded_player(100_00)
+    count = Event.objects.count()
+    with pytest.raises(TournamentError) as refused:
+        commands.register(tournament_id=t, player_id=poor.id, actor="cage",
+                          idempotency_key=key())
+    assert refused.value.code == "tournaments.insufficient_funds"
+    assert Event.objects.count() == count
+
+
+def test_rebuild_reproduces_the_projection(venues):
+    """L9: the tournament rows are a function of the log."""
+    t = announce().tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    players = [funded_player() for _ in range(3)]
+    for p in players:
+        commands.register(tournament_id=t, player_id=p.id, actor="cage",
+                          idempotency_key=key())
+    commands.start(tournament_id=t, actor="td", idempotency_key=key())
+    commands.eliminate(tournament_id=t, outs=[{"player_id": players[2].id, "stack": 5}],
+                       eliminators={players[2].id: [players[0].id]}, actor="td",
+                       idempotency_key=key())
+
+    def snapshot():
+        row = Tournament.objects.values().get(id=t)
+        return row, list(Entrant.objects.filter(tournament_id=t).values())
+
+    live = snapshot()
+    rebuild_projections()
+    assert snapshot() == live
