@@ -11,10 +11,14 @@ with the cards and the claimed awards, and buy-ins for busted players, at a
 Omaha table (an online venue). Actions are random legal ones from a seeded
 RNG, so both rows play the same hands on every run.
 
+Each table plays its hands twice over: action by action (a request to
+start the hand, one per action, one for the showdown), then as complete
+hand histories (one request a hand, as an electronic table sends them).
+
     python benchmarks/poker_hands.py [--hands N] [--seed S]
 
-Prints a table, then one line:
-poker_hands: hands_per_s=<n>   (both tables together)
+Prints a table, then one line (both tables together):
+poker_hands: actions_hands_per_s=<n> history_hands_per_s=<n>
 """
 
 from __future__ import annotations
@@ -80,32 +84,38 @@ def main() -> None:
                 buy_in_min=4_000, buy_in_max=10_000, jackpot=False, paid_with="account",
                 deposit_minor=scenario.DEPOSIT_MINOR)),
         ]
-        print(f"{'table':<20} {'hands':>6} {'requests':>9} {'req/hand':>9}"
+        print(f"{'table':<20} {'mode':<8} {'hands':>6} {'requests':>9} {'req/hand':>9}"
               f" {'hands/s':>8} {'req/s':>7} {'ms/req':>7}")
-        hands_total = 0
-        seconds_total = 0.0
-        for name, run in tables:
-            requests = 0
-            post = run.post
+        rates = {}
+        for mode in ("actions", "history"):
+            hands_total = 0
+            seconds_total = 0.0
+            for name, run in tables:
+                requests = 0
+                post = run.post
 
-            def counted(*a, _post=post, **kw):
-                nonlocal requests
-                requests += 1
-                return _post(*a, **kw)
+                def counted(*a, _post=post, **kw):
+                    nonlocal requests
+                    requests += 1
+                    return _post(*a, **kw)
 
-            run.post = counted
-            began = time.perf_counter()
-            for number in range(args.hands):
-                run.play_hand(number)
-            elapsed = time.perf_counter() - began
-            hands_total += args.hands
-            seconds_total += elapsed
-            print(f"{name:<20} {args.hands:>6} {requests:>9} {requests / args.hands:>9.1f}"
-                  f" {args.hands / elapsed:>8.1f} {requests / elapsed:>7.0f}"
-                  f" {1000 * elapsed / requests:>7.1f}", flush=True)
+                run.post = counted
+                began = time.perf_counter()
+                for number in range(args.hands):
+                    run.play_hand(number, history=mode == "history")
+                elapsed = time.perf_counter() - began
+                run.post = post
+                hands_total += args.hands
+                seconds_total += elapsed
+                print(f"{name:<20} {mode:<8} {args.hands:>6} {requests:>9}"
+                      f" {requests / args.hands:>9.1f} {args.hands / elapsed:>8.1f}"
+                      f" {requests / elapsed:>7.0f} {1000 * elapsed / requests:>7.1f}",
+                      flush=True)
+            rates[mode] = hands_total / seconds_total
         for name, run in tables:
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in sorted(run.stats.items())))
-        print(f"poker_hands: hands_per_s={hands_total / seconds_total:.1f}")
+        print(f"poker_hands: actions_hands_per_s={rates['actions']:.1f}"
+              f" history_hands_per_s={rates['history']:.1f}")
     finally:
         stop_writer()
         connection.creation.destroy_test_db(old_name, verbosity=0)

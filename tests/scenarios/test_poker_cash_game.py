@@ -11,7 +11,9 @@ included. Cards are dealt from a shuffled deck; some hold'em showdowns use a
 board that plays (a broadway straight no flush can beat) to force split pots.
 The claimed awards are what `native_eval.showdown` says, so hands settle;
 one showdown per table is claimed wrongly and settled by a compliance
-officer's decision, and one hand per table is voided as a misdeal.
+officer's decision, and one hand per table is voided as a misdeal. Odd hands
+are sent as one complete hand history (an electronic table's single
+request), even hands action by action.
 
 The reconciliation is independent of the server's records: per hand the test
 sums, from what it sent and computed, each seat's awards plus its uncalled
@@ -121,25 +123,38 @@ class TableRun:
 
     # -- one hand ----------------------------------------------------------
 
-    def play_hand(self, number: int, *, misdeal: bool = False, dispute: bool = False
-                  ) -> bool:
-        """Play one hand; return True when it went to a showdown."""
+    def play_hand(self, number: int, *, misdeal: bool = False, dispute: bool = False,
+                  history: bool = False) -> bool:
+        """Play one hand; return True when it went to a showdown.
+
+        Action by action (a request for the start, each action and the
+        showdown), or with `history` as one complete hand history (the
+        electronic table's single request, which settles the same way).
+        """
         for seat, stack in self.stacks.items():
             if stack < self.big_blind:  # busted: buy in again (000:L541-543)
                 self.buy_in(seat, self.buy_in_minor_min)
         seats = sorted(self.seats)
         button = seats[number % len(seats)]
         start = dict(self.stacks)
-        hand = self.post(f"tables/{self.table_id}/hands", {"button": button})
-        hand_id = hand["hand_id"]
+        steps: list[dict] = []
+        hand_id = None
+        if not history:
+            hand = self.post(f"tables/{self.table_id}/hands", {"button": button})
+            hand_id = hand["hand_id"]
         state = engine.start_hand(self.variant, self.structure, engine.Stakes(**self.stakes),
                                   start, button)
-        assert (hand["pot_minor"], hand["to_act"]) == (state.pot_minor, state.to_act)
-        actions = 0
-        result = hand
+        if not history:
+            assert (hand["pot_minor"], hand["to_act"]) == (state.pot_minor, state.to_act)
+        result = None
         while not state.is_over:
-            if misdeal and actions == 2:
-                voided = self.post(f"hands/{hand_id}/void", {"reason": "misdeal"})
+            if misdeal and len(steps) == 2:
+                if history:
+                    voided = self.post(f"tables/{self.table_id}/hand-histories",
+                                       {"button": button, "actions": steps,
+                                        "void_reason": "misdeal"})
+                else:
+                    voided = self.post(f"hands/{hand_id}/void", {"reason": "misdeal"})
                 assert voided["state"] == "voided"
                 assert voided["stacks_minor"] == {str(s): v for s, v in start.items()}
                 self.stats["voided"] += 1
@@ -148,13 +163,17 @@ class TableRun:
             body = {"seat": state.to_act, "kind": kind}
             if amount is not None:
                 body["amount"] = money(amount)
-            result = self.post(f"hands/{hand_id}/actions", body)
+            steps.append(body)
+            if not history:
+                result = self.post(f"hands/{hand_id}/actions", body)
             state = engine.apply(state, engine.Action(state.to_act, kind, amount))
-            assert result["pot_minor"] == (0 if state.is_over and state.phase
-                                           is engine.Phase.COMPLETE else state.pot_minor)
-            actions += 1
+            if not history:
+                assert result["pot_minor"] == (0 if state.is_over and state.phase
+                                               is engine.Phase.COMPLETE else state.pot_minor)
             if kind == "all_in":
                 self.stats["all_ins"] += 1
+        if history:
+            self.stats["histories"] += 1
 
         settlement = engine.settle_hand(state)
         rake = engine.rake_for(self.rake_rule, settlement.pots,
@@ -172,12 +191,16 @@ class TableRun:
         if len(settlement.pots) > 1:
             self.stats["side_pots"] += 1
         showdown = state.phase is engine.Phase.SHOWDOWN
+        history_body = {"button": button, "actions": steps} if history else None
         if showdown:
-            awards, result = self.show_down(hand_id, state, pots, button, dispute=dispute)
+            awards, result = self.show_down(hand_id, state, pots, button, dispute=dispute,
+                                            history=history_body)
         else:
             winner = state.winner_without_showdown
             awards = {winner: engine.award_without_showdown(pots, winner)}
             self.stats["won_without_showdown"] += 1
+            if history:
+                result = self.post(f"tables/{self.table_id}/hand-histories", history_body)
         assert result["state"] == "settled"
         assert (result["rake_minor"], result["drop_minor"]) == (rake.total_minor, drop_minor)
 
@@ -213,7 +236,8 @@ class TableRun:
         """Mostly small bets, now and then one near the maximum."""
         return low + int((high - low) * self.rng.random() ** 3)
 
-    def show_down(self, hand_id: str, state, pots, button: int, *, dispute: bool):
+    def show_down(self, hand_id: str | None, state, pots, button: int, *, dispute: bool,
+                  history: dict | None = None):
         deck = list(DECK)
         self.rng.shuffle(deck)
         board = deck[:5]
@@ -240,7 +264,12 @@ class TableRun:
         body = {"board": " ".join(board), "hands": {str(s): c for s, c in hands.items()},
                 "claimed_awards": [{"seat": s, "amount": money(a)}
                                    for s, a in claimed.items()]}
-        result = self.post(f"hands/{hand_id}/showdown", body)
+        if history is not None:
+            result = self.post(f"tables/{self.table_id}/hand-histories",
+                               {**history, "showdown": body})
+            hand_id = result["hand_id"]
+        else:
+            result = self.post(f"hands/{hand_id}/showdown", body)
         if dispute:
             assert result["state"] == "disputed"
             assert result["awards_verified"] == {str(s): a for s, a in awards.items()}
@@ -293,9 +322,12 @@ def play_evening(hands: int, seed: int = SEED) -> list[TableRun]:
         for number in range(hands):
             # One misdeal a third of the way in; after the midpoint, the first
             # hand that shows down is claimed wrongly and decided by an officer.
+            # Odd hands come as one complete history, as an electronic
+            # table sends them; even hands action by action.
             run.play_hand(number, misdeal=number == hands // 3,
                           dispute=number >= hands // 2
-                          and not run.stats["disputes_decided"])
+                          and not run.stats["disputes_decided"],
+                          history=number % 2 == 1)
     return [room, online]
 
 
@@ -321,6 +353,7 @@ def test_an_evening_of_cash_games_reconciles_with_the_ledger(venues):
         assert run.stats["disputes_decided"] == 1
         assert run.stats["all_ins"] > 0 and run.stats["side_pots"] > 0
         assert run.stats["showdowns"] > 0 and run.stats["won_without_showdown"] > 0
+        assert run.stats["histories"] >= HANDS // 2 - 1
         assert run.rake_minor > 0
     assert room.stats["split_pots"] > 0
     assert room.drop_minor > 0
