@@ -10,6 +10,7 @@ class AlertKind(models.TextChoices):
     AML_THRESHOLD = "aml_threshold"
     AML_STRUCTURING = "aml_structuring"
     SHOWDOWN_MISMATCH = "showdown_mismatch"
+    PAYOUT_MISMATCH = "payout_mismatch"
     JACKPOT_HIT = "jackpot_hit"
 
 

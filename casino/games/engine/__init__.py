@@ -1,0 +1,24 @@
+"""The house-banked games' rules math: pure Python, no Django, no I/O.
+
+One module per game family; each game settles a round's bets from the
+outcome facts and the pay-table rows of the venue's rulebook, returning what
+comes back to each player and the row (id and cite) that decided it.
+`GAMES` is the registry the app looks games up in.
+"""
+
+from .base import Game
+from .baccarat import PuntoBanco
+from .blackjack import Blackjack
+from .common import BetIn, BetInvalid, BetKind, OutcomeInvalid, Settled
+from .dice import LuckyDice, SicBo
+from .red_dog import Bulldog, RedDog
+from .roulette import Roulette
+from .three_card import FastPoker, ThreeCardPoker
+from .wheel import MoneyWheel
+
+GAMES: dict[str, Game] = {game.id: game for game in (
+    Roulette(), LuckyDice(), SicBo(), MoneyWheel(), PuntoBanco(), ThreeCardPoker(),
+    FastPoker(), Blackjack(), RedDog(), Bulldog(),
+)}
+
+__all__ = ["GAMES", "BetIn", "BetInvalid", "BetKind", "Game", "OutcomeInvalid", "Settled"]

@@ -1,0 +1,159 @@
+"""Punto Banco (house-banked) and Baccara (player-banked): coups and bets (pure).
+
+Card points: 10 and faces 0, ace 1, others their pips; a total is mod 10
+(002:L2752). The drawing tables are rulebook rows (`games.punto_banco.drawing`
+002:L2777-2797, `games.baccara.drawing` 002:L2840-2867): `punto_action` and
+`banco_action` read them, and `check_coup` verifies that the cards recorded
+for a coup are the ones those tables make each side take, so a coup dealt
+against the rules is refused rather than settled.
+
+Punto Banco settlement (002:L2765-2773): the higher total wins; on a tie
+égalité pays 8:1 and punto and banco push; banco pays 1:1 less 5 %
+commission, or in the no-commission version 1:1 except 1:2 on a banco win
+with 6 (or 5) (decision games.punto_banco.no_commission).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .common import (
+    BetInvalid,
+    BetKind,
+    OutcomeInvalid,
+    Row,
+    Settled,
+    find_row,
+    lose,
+    parse_cards,
+    pay,
+    push,
+)
+
+PAYOUTS = "games.punto_banco.payouts"
+DRAWING = "games.punto_banco.drawing"
+BACCARA_DRAWING = "games.baccara.drawing"
+BANCO_RULES = ("commission", "no_commission_6", "no_commission_5")
+
+
+def points(card: str) -> int:
+    special = {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0}
+    return special[card[0]] if card[0] in special else int(card[0])
+
+
+def total(cards: Sequence[str]) -> int:
+    return sum(points(c) for c in cards) % 10
+
+
+def _row(rows: Sequence[Row], side: str, two_card_total: int) -> Row:
+    for row in rows:
+        if row["side"] == side and two_card_total in row["totals"]:
+            return row
+    raise KeyError(f"the drawing table has no {side} row for {two_card_total}")
+
+
+def punto_action(rows: Sequence[Row], two_card_total: int) -> str:
+    """draw | stand | natural | option (Baccara's 5) for punto's first two cards."""
+    return _row(rows, "punto", two_card_total)["action"]
+
+
+def banco_action(rows: Sequence[Row], two_card_total: int, punto_third: int | None,
+                 punto_natural: bool = False) -> str:
+    """draw | stand | natural | option for banco, given punto's third card's points.
+
+    `punto_third` is None when punto stood; a punto natural ends the coup
+    (002:L2783: no card for banco).
+    """
+    row = _row(rows, "banco", two_card_total)
+    if row.get("action") == "natural":
+        return "natural"
+    if punto_natural:
+        return "stand"
+    if punto_third is None:
+        return row["punto_stood"]
+    if punto_third in row.get("options_on", ()):
+        return "option"
+    return "draw" if punto_third in row["draws_on"] else "stand"
+
+
+def check_coup(rows: Sequence[Row], punto: Sequence[str], banco: Sequence[str],
+               choices: Mapping[str, bool] | None = None) -> dict[str, Any]:
+    """Verify a coup's cards against the drawing table; return both totals.
+
+    `choices` gives, where the table leaves the side a choice ('option'),
+    whether it drew ({"punto": True}); the cards must agree with it.
+    """
+    choices = choices or {}
+    if len(punto) not in (2, 3) or len(banco) not in (2, 3):
+        raise OutcomeInvalid("punto and banco each hold two or three cards")
+    p2, b2 = total(punto[:2]), total(banco[:2])
+    p_action = punto_action(rows, p2)
+    b_first = _row(rows, "banco", b2).get("action")
+    if b_first == "natural":
+        p_action = "stand" if p_action != "natural" else p_action
+    if p_action == "option":
+        p_action = "draw" if choices.get("punto", len(punto) == 3) else "stand"
+    if (len(punto) == 3) != (p_action == "draw"):
+        raise OutcomeInvalid(f"punto with {p2} must {'draw' if p_action == 'draw' else 'stand'}"
+                             " by the drawing table")
+    third = points(punto[2]) if len(punto) == 3 else None
+    b_action = banco_action(rows, b2, third, punto_natural=p_action == "natural")
+    if b_action == "option":
+        b_action = "draw" if choices.get("banco", len(banco) == 3) else "stand"
+    if (len(banco) == 3) != (b_action == "draw"):
+        raise OutcomeInvalid(f"banco with {b2} must {'draw' if b_action == 'draw' else 'stand'}"
+                             f" (punto's third card: {third}) by the drawing table")
+    return {"punto": list(punto), "banco": list(banco),
+            "punto_total": total(punto), "banco_total": total(banco)}
+
+
+class PuntoBanco:
+    id = "punto_banco"
+    tables = (PAYOUTS, DRAWING)
+
+    def configure(self, config, tables):
+        banco = config.get("banco", "commission")
+        if banco not in BANCO_RULES:
+            raise BetInvalid(f"banco must be one of {', '.join(BANCO_RULES)}")
+        return {"banco": banco}
+
+    def bet_kind(self, kind, spec, tables, config) -> BetKind:
+        if kind not in ("punto", "banco", "egalite"):
+            raise BetInvalid(f"punto banco has no bet {kind!r}")
+        row = find_row(tables[PAYOUTS], kind)
+        return BetKind(kind, {}, row["bet_unit"], kind)
+
+    def check_outcome(self, outcome, config, bets, tables) -> dict[str, Any]:
+        punto = parse_cards(outcome.get("punto"), what="punto")
+        banco = parse_cards(outcome.get("banco"), what="banco")
+        return check_coup(tables[DRAWING], punto, banco)
+
+    def settle(self, bets, outcome, tables, config) -> list[Settled]:
+        rows = tables[PAYOUTS]
+        p, b = outcome["punto_total"], outcome["banco_total"]
+        facts = {"punto_total": p, "banco_total": b}
+        settled = []
+        for bet in bets:
+            if bet.kind == "egalite":
+                row = find_row(rows, "egalite")
+                settled.append(pay(bet, PAYOUTS, row, **facts) if p == b
+                               else lose(bet, PAYOUTS, row, row["cite"], **facts))
+                continue
+            row = self._row(rows, bet.kind, config["banco"], b)
+            if p == b:
+                settled.append(push(bet, PAYOUTS, row, row["cite"], **facts))
+            elif (p > b) == (bet.kind == "punto"):
+                settled.append(pay(bet, PAYOUTS, row,
+                                   commission_basis_points=row.get("commission_basis_points", 0),
+                                   **facts))
+            else:
+                settled.append(lose(bet, PAYOUTS, row, row["cite"], **facts))
+        return settled
+
+    @staticmethod
+    def _row(rows, kind: str, banco_rule: str, banco_total: int) -> Row:
+        if kind == "punto" or banco_rule == "commission":
+            return find_row(rows, kind)
+        on = int(banco_rule[-1])
+        return find_row(rows, f"banco_no_commission_on_{on}" if banco_total == on
+                        else "banco_no_commission")
