@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "casino.jackpots",
     "casino.games",
     "casino.tournaments",
+    "casino.reports",
+    "casino.officers",
     "casino.demo",
 ]
 
