@@ -2,8 +2,9 @@
 # The whole test suite, from a fresh clone: install with the dev extras, then
 # the Rust crate's tests (release: they enumerate every 5- and 7-card hand),
 # the native stub check, the import contracts and pytest (which starts an
-# embedded PostgreSQL unless DATABASE_URL names one). Extra arguments go to
-# pytest.
+# embedded PostgreSQL unless DATABASE_URL names one; Chromium for the browser
+# test is installed from Debian's packages when missing, see
+# scripts/browser_deps.sh). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/_venv.sh dev
@@ -15,5 +16,7 @@ stubtest_args=()
 python -m mypy.stubtest native_eval._native "${stubtest_args[@]}"
 echo "== import contracts"
 lint-imports
+echo "== browser (headless Chromium for the admin's browser test)"
+. scripts/browser_deps.sh
 echo "== pytest"
 python -m pytest "$@"
