@@ -41,11 +41,22 @@ class PokerProjection:
         Table.objects.all().delete()  # seats and hands cascade
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
+        # A complete hand history arrives as one append of many events of one
+        # hand: the hand row is read once and written once for the run.
+        hands: dict[str, Hand] = {}
         for event in events:
             if event.type in HAND_EVENT_TYPES:
-                _apply_hand(event)
+                _apply_hand(event, hands)
             else:
+                _save(hands)
                 _apply_table(event)
+        _save(hands)
+
+
+def _save(hands: dict[str, Hand]) -> None:
+    for hand in hands.values():
+        hand.save()
+    hands.clear()
 
 
 def _apply_table(event: RecordedEvent) -> None:
@@ -86,7 +97,8 @@ def _move(event: RecordedEvent, kind: str, stack_minor: int, short: bool = False
         amount_minor=p["amount_minor"], stack_minor=stack_minor, short=short)
 
 
-def _apply_hand(event: RecordedEvent) -> None:
+def _apply_hand(event: RecordedEvent, hands: dict[str, Hand]) -> None:
+    """Apply a hand event to the hand row held in `hands` (saved by the caller)."""
     p = event.payload
     if event.type == HAND_STARTED:
         hand = Hand(id=p["hand_id"], table_id=p["table_id"], number=p["number"],
@@ -94,11 +106,14 @@ def _apply_hand(event: RecordedEvent) -> None:
                     pot_minor=p["pot_minor"], stacks_minor=p["stacks_minor_live"],
                     last_position=event.position)
         _follow_phase(hand, p["phase"])
-        hand.save()
+        hand.save(force_insert=True)
+        hands[hand.id] = hand
         Table.objects.filter(id=p["table_id"]).update(
             hands_started=F("hands_started") + 1)
         return
-    hand = Hand.objects.get(id=p["hand_id"])
+    hand = hands.get(p["hand_id"])
+    if hand is None:
+        hand = hands[p["hand_id"]] = Hand.objects.get(id=p["hand_id"])
     hand.last_position = event.position
     if event.type == ACTION_TAKEN:
         hand.to_act = p["to_act"]
@@ -122,7 +137,6 @@ def _apply_hand(event: RecordedEvent) -> None:
         hand.to_act = None
         hand.stacks_minor = p["stacks_minor_after"]
         _set_stacks(p["table_id"], p["stacks_minor_after"])
-    hand.save()
 
 
 def _follow_phase(hand: Hand, phase: str) -> None:
@@ -135,5 +149,7 @@ def _follow_phase(hand: Hand, phase: str) -> None:
 
 
 def _set_stacks(table_id: str, stacks_minor: dict[str, int]) -> None:
-    for seat, stack in stacks_minor.items():
-        Seat.objects.filter(key=f"{table_id}/{seat}").update(stack_minor=stack)
+    """Set the seats' stacks in one statement (a settlement touches every seat)."""
+    Seat.objects.bulk_update(
+        [Seat(key=f"{table_id}/{seat}", stack_minor=stack)
+         for seat, stack in stacks_minor.items()], ["stack_minor"])
