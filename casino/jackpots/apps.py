@@ -5,3 +5,14 @@ class JackpotsConfig(AppConfig):
     name = "casino.jackpots"
     label = "jackpots"
     verbose_name = "Jackpots"
+
+    def ready(self) -> None:
+        from casino.poker import signals as poker_signals
+        from ledger import projections as ledger_projections
+
+        from .projections import JackpotProjection
+        from .receivers import check_settled_hand
+
+        ledger_projections.register(JackpotProjection())
+        poker_signals.hand_settled.connect(check_settled_hand,
+                                           dispatch_uid="jackpots.check_settled_hand")

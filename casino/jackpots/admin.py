@@ -1,0 +1,60 @@
+"""Officer screens for the jackpots: pools, roll-ups, hits; approvals as actions.
+
+Rows are projections of events and read-only. The two actions on hits call
+the same commands as the API (`approve_hit`, `pay_hit`) as the signed-in
+user, only for compliance officers; the approver is recorded in the event.
+"""
+
+from django.contrib import admin, messages
+
+from casino.errors import CodedError
+from casino.roles import Role, has_role
+from ledger.admin import ReadOnlyAdmin
+
+from . import commands
+from .models import JackpotHit, JackpotPool, JackpotRollup
+
+
+@admin.register(JackpotPool)
+class JackpotPoolAdmin(ReadOnlyAdmin):
+    list_display = ["key", "status", "currency", "last_rolled_day", "rollups",
+                    "contributions", "rolled_up_minor", "paid_minor", "topped_up_minor",
+                    "base_guarantee_minor", "hits"]
+    list_filter = ["venue", "status"]
+
+
+@admin.register(JackpotRollup)
+class JackpotRollupAdmin(ReadOnlyAdmin):
+    list_display = ["pool", "gaming_day", "contributions", "amount_minor", "position"]
+    list_filter = ["pool", "gaming_day"]
+    date_hierarchy = "gaming_day"
+
+
+@admin.register(JackpotHit)
+class JackpotHitAdmin(ReadOnlyAdmin):
+    list_display = ["id", "pool", "state", "category", "hand_started_at", "balance_minor",
+                    "amount_minor", "top_up_minor", "approved_by", "paid_by"]
+    list_filter = ["state", "category", "pool"]
+    actions = ["approve_hits", "pay_hits"]
+
+    def _decide(self, request, queryset, command, verb: str) -> None:
+        if not has_role(request.user, Role.COMPLIANCE_OFFICER):
+            self.message_user(request, "Only compliance officers decide jackpot hits.",
+                              messages.ERROR)
+            return
+        for hit in queryset.order_by("hand_started_at"):
+            try:
+                command(hit_id=hit.id, actor=request.user.get_username(),
+                        idempotency_key=f"admin:{request.user.pk}:{verb}:{hit.id}")
+            except CodedError as error:
+                self.message_user(request, f"{hit.id}: {error.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{hit.id}: {verb}d.", messages.SUCCESS)
+
+    @admin.action(description="Approve the selected hits (fix the shares)")
+    def approve_hits(self, request, queryset) -> None:
+        self._decide(request, queryset, commands.approve_hit, "approve")
+
+    @admin.action(description="Pay the selected approved hits")
+    def pay_hits(self, request, queryset) -> None:
+        self._decide(request, queryset, commands.pay_hit, "pay")

@@ -1,0 +1,119 @@
+"""Serializers of the jackpots API. Money out as decimal strings and `_minor`."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from casino.api import MoneyField
+
+
+class PoolOpenSerializer(serializers.Serializer):
+    venue = serializers.CharField(max_length=60)
+    kind = serializers.RegexField(r"^[a-z_]{1,40}$", required=False, default="bad_beat")
+
+
+class PoolSerializer(serializers.Serializer):
+    """A pool as its projection holds it (balances are in the history)."""
+
+    key = serializers.CharField()
+    venue = serializers.CharField()
+    kind = serializers.CharField()
+    currency = serializers.CharField()
+    status = serializers.CharField(help_text="accumulating, or hit while a hit is open.")
+    rulebook_id = serializers.CharField()
+    rulebook_version = serializers.IntegerField()
+    first_day = serializers.DateField()
+    last_rolled_day = serializers.DateField(allow_null=True)
+    base_guarantee_minor = serializers.IntegerField()
+    players_min = serializers.IntegerField(allow_null=True)
+    hits_enabled = serializers.BooleanField()
+    rollups = serializers.IntegerField()
+    hits = serializers.IntegerField()
+
+
+class PoolHistorySerializer(serializers.Serializer):
+    """The pool's money, summed from the ledger in one snapshot."""
+
+    key = serializers.CharField()
+    venue = serializers.CharField()
+    kind = serializers.CharField()
+    currency = serializers.CharField()
+    status = serializers.CharField()
+    contributions = serializers.IntegerField(help_text="Credits to the pending account.")
+    contributions_minor = serializers.IntegerField()
+    adjustments_minor = serializers.IntegerField(
+        help_text="Other postings to the pending account (reversals), net.")
+    rolled_up_minor = serializers.IntegerField()
+    paid_minor = serializers.IntegerField()
+    topped_up_minor = serializers.IntegerField()
+    pending = MoneyField(source="pending_minor")
+    pending_minor = serializers.IntegerField()
+    pool = MoneyField(source="pool_minor", help_text="The posted pool a hit pays from.")
+    pool_minor = serializers.IntegerField()
+    base_guarantee_minor = serializers.IntegerField()
+    rollups = serializers.IntegerField()
+    hits = serializers.IntegerField()
+    last_rolled_day = serializers.DateField(allow_null=True)
+    as_of_position = serializers.IntegerField()
+    reconciles = serializers.BooleanField(
+        help_text="contributions - rolled up = pending, and rolled up - paid + topped up"
+                  " = pool, to the cent.")
+
+
+class RollupRequestSerializer(serializers.Serializer):
+    gaming_day = serializers.DateField(
+        required=False, help_text="One closed day; omitted: every closed day not rolled up.")
+
+
+class RollupSerializer(serializers.Serializer):
+    venue = serializers.CharField()
+    kind = serializers.CharField()
+    gaming_day = serializers.DateField()
+    contributions = serializers.IntegerField()
+    amount = MoneyField(source="amount_minor")
+    amount_minor = serializers.IntegerField()
+    currency = serializers.CharField()
+    position = serializers.IntegerField()
+    replayed = serializers.BooleanField()
+
+
+class RollupRowSerializer(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    contributions = serializers.IntegerField()
+    amount_minor = serializers.IntegerField()
+    position = serializers.IntegerField()
+
+
+class ShareSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player_id = serializers.CharField()
+    role = serializers.CharField(help_text="loser, winner or other.")
+    fraction = serializers.CharField(help_text="Exact share of the balance, num/den.")
+    amount_minor = serializers.IntegerField()
+
+
+class HitSerializer(serializers.Serializer):
+    hit_id = serializers.CharField(source="id")
+    pool = serializers.CharField(source="pool_id")
+    state = serializers.CharField(help_text="hit, approved, paid or rejected.")
+    category = serializers.IntegerField()
+    threshold = serializers.CharField()
+    table_id = serializers.CharField()
+    hand_id = serializers.CharField()
+    hand_started_at = serializers.DateTimeField()
+    variant = serializers.CharField()
+    players = serializers.DictField(child=serializers.CharField())
+    roles = serializers.DictField(child=serializers.CharField())
+    balance_minor = serializers.IntegerField(allow_null=True)
+    amount_minor = serializers.IntegerField(allow_null=True)
+    remainder_minor = serializers.IntegerField(allow_null=True)
+    top_up_minor = serializers.IntegerField()
+    shares = ShareSerializer(many=True, allow_null=True)
+    approved_by = serializers.CharField()
+    rejected_by = serializers.CharField()
+    paid_by = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class RejectSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)

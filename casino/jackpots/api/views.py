@@ -1,0 +1,183 @@
+"""The jackpots API: pools, their history and roll-ups, hits and decisions.
+
+Compliance officers approve, reject and pay hits (the approver is recorded);
+accountants and officers may run a pool's roll-up now (the beat does it
+daily; a rerun posts nothing); table controllers, officers, accountants and
+auditors read. Writes take an Idempotency-Key.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.roles import Role
+
+from .. import commands, queries
+from ..errors import JackpotError, JackpotErrorCode
+from ..models import JackpotHit, JackpotPool, JackpotRollup
+from .serializers import (
+    HitSerializer,
+    PoolHistorySerializer,
+    PoolOpenSerializer,
+    PoolSerializer,
+    RejectSerializer,
+    RollupRequestSerializer,
+    RollupRowSerializer,
+    RollupSerializer,
+)
+
+READERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT, Role.AUDITOR)
+OFFICERS = (Role.COMPLIANCE_OFFICER,)
+OPERATORS = (Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT)
+IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
+    "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
+    description="1-200 printable ASCII characters; a retry with the same key returns the"
+                " first answer and writes nothing.")
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Malformed request."),
+    404: OpenApiResponse(ErrorSerializer, description="Unknown venue, pool or hit."),
+    409: OpenApiResponse(ErrorSerializer, description="Wrong state: a day not closed, a hit"
+                         " not awaiting this step, an earlier hit open; or a reused key."),
+    422: OpenApiResponse(ErrorSerializer, description="Refused by an account's limit."),
+}
+
+
+class _JackpotView(APIView):
+    permission_classes = PERMISSIONS
+    roles_read = READERS
+    roles_write = OFFICERS
+
+
+class PoolsView(_JackpotView):
+    """Every pool; POST opens a venue's pool from its rulebook (idempotent)."""
+
+    roles_write = OPERATORS
+
+    @extend_schema(summary="Jackpot pools", responses={200: PoolSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(PoolSerializer(JackpotPool.objects.all(), many=True).data)
+
+    @extend_schema(summary="Open a venue's jackpot pool", request=PoolOpenSerializer,
+                   parameters=[IDEMPOTENCY_KEY_HEADER],
+                   responses={201: PoolSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        idempotency_key(request)
+        body = PoolOpenSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = commands.ensure_pool(venue=body.validated_data["venue"],
+                                      kind=body.validated_data["kind"],
+                                      actor=request.user.get_username())
+        return Response(PoolSerializer(JackpotPool.objects.get(key=result.key)).data,
+                        status=201)
+
+
+class PoolDetailsView(_JackpotView):
+    """A pool's balances and reconciled history, summed from the ledger."""
+
+    @extend_schema(summary="A jackpot pool's history and balances",
+                   responses={200: PoolHistorySerializer, 404: ErrorSerializer})
+    def get(self, request: Request, venue: str, kind: str) -> Response:
+        history = queries.pool_history(venue, kind)
+        return Response(PoolHistorySerializer(history).data)
+
+
+class RollupsView(_JackpotView):
+    """A pool's daily roll-ups; POST runs them now for closed days."""
+
+    roles_write = OPERATORS
+
+    @extend_schema(summary="A pool's roll-ups", responses={200: RollupRowSerializer(many=True),
+                                                           404: ErrorSerializer})
+    def get(self, request: Request, venue: str, kind: str) -> Response:
+        pool = queries.pool(venue, kind)
+        rows = JackpotRollup.objects.filter(pool=pool).order_by("gaming_day")
+        return Response(RollupRowSerializer(rows, many=True).data)
+
+    @extend_schema(summary="Roll up closed gaming days now", request=RollupRequestSerializer,
+                   parameters=[IDEMPOTENCY_KEY_HEADER],
+                   responses={201: RollupSerializer(many=True), **ERRORS})
+    def post(self, request: Request, venue: str, kind: str) -> Response:
+        idempotency_key(request)  # every write carries one; each day is keyed by itself
+        body = RollupRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        actor = request.user.get_username()
+        day = body.validated_data.get("gaming_day")
+        if day is None:
+            results = commands.rollup_closed_days(venue=venue, kind=kind, actor=actor)
+        else:
+            results = [commands.rollup_day(venue=venue, kind=kind, gaming_day=day,
+                                           actor=actor)]
+        return Response(RollupSerializer(results, many=True).data, status=201)
+
+
+class HitsView(_JackpotView):
+    """Hits, newest hand first; `?state=hit` for those awaiting approval."""
+
+    @extend_schema(summary="Jackpot hits", responses={200: HitSerializer(many=True)},
+                   parameters=[OpenApiParameter("state", str, enum=["hit", "approved", "paid",
+                                                                     "rejected"])])
+    def get(self, request: Request) -> Response:
+        hits = JackpotHit.objects.order_by("-hand_started_at")
+        state = request.query_params.get("state")
+        if state:
+            hits = hits.filter(state=state)
+        return Response(HitSerializer(hits, many=True).data)
+
+
+class HitDetailsView(_JackpotView):
+    @extend_schema(summary="A jackpot hit", responses={200: HitSerializer,
+                                                       404: ErrorSerializer})
+    def get(self, request: Request, hit_id: str) -> Response:
+        return Response(HitSerializer(_hit(hit_id)).data)
+
+
+def _hit(hit_id: str) -> JackpotHit:
+    hit = JackpotHit.objects.filter(id=hit_id).first()
+    if hit is None:
+        raise JackpotError(JackpotErrorCode.UNKNOWN_HIT, f"no jackpot hit {hit_id!r}",
+                           status=404, hit_id=hit_id)
+    return hit
+
+
+class _DecisionView(_JackpotView):
+    def _answer(self, result) -> Response:
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+        return Response(HitSerializer(_hit(result.hit_id)).data, status=201, headers=headers)
+
+
+class ApproveHitView(_DecisionView):
+    """A compliance officer approves: the shares are fixed and recorded."""
+
+    @extend_schema(summary="Approve a jackpot hit", request=None,
+                   parameters=[IDEMPOTENCY_KEY_HEADER], responses={201: HitSerializer, **ERRORS})
+    def post(self, request: Request, hit_id: str) -> Response:
+        key = idempotency_key(request)
+        return self._answer(commands.approve_hit(hit_id=hit_id, actor=request.user.get_username(),
+                                                 idempotency_key=key))
+
+
+class RejectHitView(_DecisionView):
+    @extend_schema(summary="Reject a jackpot hit", request=RejectSerializer,
+                   parameters=[IDEMPOTENCY_KEY_HEADER], responses={201: HitSerializer, **ERRORS})
+    def post(self, request: Request, hit_id: str) -> Response:
+        key = idempotency_key(request)
+        body = RejectSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self._answer(commands.reject_hit(hit_id=hit_id, actor=request.user.get_username(),
+                                                reason=body.validated_data["reason"],
+                                                idempotency_key=key))
+
+
+class PayHitView(_DecisionView):
+    """Post an approved hit's shares to the players' gaming accounts."""
+
+    @extend_schema(summary="Pay an approved jackpot hit", request=None,
+                   parameters=[IDEMPOTENCY_KEY_HEADER], responses={201: HitSerializer, **ERRORS})
+    def post(self, request: Request, hit_id: str) -> Response:
+        key = idempotency_key(request)
+        return self._answer(commands.pay_hit(hit_id=hit_id, actor=request.user.get_username(),
+                                             idempotency_key=key))
