@@ -72,6 +72,7 @@ from casino.compliance.pipeline import (
     venue_day,
     verdict_record,
 )
+from casino.jackpots.engine import VARIANT_CRITERIA
 from casino.rules import queries as rules
 from casino.roles import Role, has_role
 from casino.rules.models import Figure, RulebookVersion, Venue
@@ -243,6 +244,12 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
                                         jackpot=jackpot, jackpot_drop_minor=jackpot_drop_minor,
                                         time_charge_minor=time_charge_minor,
                                         time_charge_period_minutes=time_charge_period_minutes)
+    if jackpot and rulebook.rulebook_id == "veikkaus-poker-room" \
+            and variant not in JACKPOT_VARIANTS:
+        raise PokerError(Code.RAKE_RULE_NOT_OFFERED,
+                         f"{variant} has no bad-beat criteria: the jackpot neither pays nor"
+                         " is charged there (000:L2910, L2937-2938)", variant=variant,
+                         cite="000:L2910, L2937-2938")
     jackpot_time_fee = _jackpot_time_fee(figures, jackpot_fee, jackpot=jackpot)
     if jackpot_time_fee is not None:
         drop_rule = None  # the fee by time replaces the EUR 1 a hand
@@ -407,6 +414,10 @@ ONLINE_RAKE_GAMES = {("holdem", "no_limit"): "nl_holdem", ("omaha", "pot_limit")
 BANZAI_RAKE_GAMES = {("holdem", "no_limit"): "banzai_holdem",
                      ("omaha", "pot_limit"): "banzai_omaha"}
 
+
+# The variants the Veikkaus bad-beat jackpot lists (000:L2880-2937); any
+# other game at a jackpot table would pay a drop it can never win back.
+JACKPOT_VARIANTS = frozenset(VARIANT_CRITERIA)
 
 JACKPOT_TIME_FEES = {"time_60": "jackpot.bad_beat.time_charge.per_60_minutes",
                      "time_15": "jackpot.bad_beat.time_charge.per_15_minutes"}

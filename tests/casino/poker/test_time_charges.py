@@ -128,3 +128,15 @@ def test_time_charges_over_the_api(venues):
                     {"consenting_players": []}, key=key())
     assert response.status_code == 422
     assert response.json()["code"] == "poker.time_charge_consent_missing"
+
+
+def test_a_jackpot_table_of_an_unlisted_variant_is_refused(venues):
+    """Sviten and unlisted games neither pay nor are charged (000:L2910, L2937-2938)."""
+    with pytest.raises(PokerError) as caught:
+        commands.open_table(
+            venue="poker-helsinki", variant="double_flop", structure="no_limit",
+            small_blind_minor=100, big_blind_minor=200, seats_max=9,
+            buy_in_minor_min=10_000, buy_in_minor_max=40_000, jackpot=True,
+            actor="floor", idempotency_key=key())
+    assert caught.value.details["cite"] == "000:L2910, L2937-2938"
+    assert _open("poker-helsinki").jackpot is None
