@@ -319,3 +319,31 @@ def test_rebuild_reproduces_pools_and_rollups_and_the_chain_verifies(venues):
         "pool_id", "gaming_day", "contributions", "amount_minor", "position")))
     assert before == after
     assert verify_chain().ok
+
+
+def test_the_jackpot_fee_by_time_rolls_up_with_the_drops(venues):
+    """A table paying the jackpot fee by time (EUR 40 per started hour, every
+    player agreeing, 000:L2876-2878) feeds the same pending account; the
+    period stays paid when players leave (000:L2878-2879) and the day's
+    roll-up counts it with the drops."""
+    from casino.poker import commands as poker
+    from tests.casino.poker.conftest import key, seat_players
+
+    ensure_pool(venue=VENUE)
+    table = poker.open_table(
+        venue=VENUE, variant="holdem", structure="no_limit", small_blind_minor=100,
+        big_blind_minor=200, seats_max=9, buy_in_minor_min=10_000, buy_in_minor_max=40_000,
+        jackpot=True, jackpot_fee="time_60", actor="floor", idempotency_key=key())
+    players = seat_players(table.table_id, {1: 20_000, 2: 20_000, 3: 20_000})
+    poker.charge_time(table_id=table.table_id, consenting_players=list(players.values()),
+                      actor="floor", idempotency_key=key())
+    poker.cash_out(table_id=table.table_id, seat=3, player_id=players[3], actor="floor",
+                   idempotency_key=key())
+    day = D(2026, 6, 16)
+    result = rollup_day(venue=VENUE, gaming_day=day,
+                        now=dt.datetime(2026, 6, 17, 7, 0, tzinfo=HELSINKI))
+    # EUR 40 shared by three: EUR 13.33 each, the odd cent forgone (decision
+    # time_rake.basis rounding); one contribution posting.
+    assert (result.amount_minor, result.contributions) == (3_999, 1)
+    assert balance(pool_account(VENUE, "bad_beat")) == 3_999
+    assert balance(pending_account(VENUE, "bad_beat")) == 0
