@@ -19,12 +19,16 @@ Decisions (rulebook rows of each RAY rulebook): games.stake_above_maximum
 (only the part above the cap is void and it never leaves the account),
 games.pooling (a player's stakes on one position count together against the
 cap), games.max_win (a player's win in one round is capped at the venue's
-Part IV maximum).
+Part IV maximum), games.progressive.paid_from_pool (a share of every
+progressive stake goes to the pool's pending account; hits are signalled,
+`signals.progressive_hit`, for the jackpots app to pay), games.baccara.cover
+(the bank bounds the punto stakes, the excess is void).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import uuid
 import zoneinfo
 from collections import defaultdict
@@ -40,15 +44,18 @@ from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
 from casino.compliance.models import AlertKind
 from casino.compliance.pipeline import Attempt, authorize, raise_recorded_rejection, venue_day
 from casino.compliance.pipeline import verdict_record
+from casino.jackpots.accounts import pending_account as jackpot_pending
 from casino.roles import Role, has_role
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, RuleTable, Venue
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent, append
 from ledger import open_account
 from ledger.errors import AccountExists, IdempotencyConflict, InsufficientFunds, StaleVersion
-from ledger.models import Account, AccountType, Stream
+from ledger.canonical import request_fingerprint
+from ledger.models import Account, AccountType, IdempotencyRecord, Stream
 from ledger.store import recorded_result
 
+from . import signals
 from .engine import GAMES, BetIn, BetInvalid, OutcomeInvalid, Settled
 from .errors import GamesError, GamesErrorCode as Code
 from .events import (
@@ -77,6 +84,11 @@ from .events import (
 from .models import Bet, GameTable, Round, RoundState
 
 ATTEMPTS_MAX = 5
+SIDE_BET_CITES = {"texas_holdem_bonus": "002:L2160", "texas_holdem_bonus_progressive": "002:L2295",
+                  "ultimate_texas_holdem": "002:L2319",
+                  "ultimate_texas_holdem_progressive": "002:L2476",
+                  "oasis_stud_poker": "002:L2003", "dynamic_poker": "002:L600",
+                  "riverside_poker": "002:L746", "triple_bet_poker": "002:L566"}
 VOID_CITES = {"roulette": "002:L1583", "money_wheel": "002:L1621", "red_dog": "002:L1309-1311",
               "bulldog": "002:L1349"}
 
@@ -142,7 +154,9 @@ def open_table(*, venue: str, game: str, config: Mapping[str, Any] | None = None
     games.game_not_offered, 422); the configuration (blackjack version and
     payout, side game, punto banco's banco rule) is checked by the engine.
     """
-    recorded = recorded_result(idempotency_key)
+    recorded = _recorded(idempotency_key, {
+        "op": "open_table", "venue": venue, "game": game, "config": dict(config or {}),
+        "stake_minor_min": stake_minor_min, "stake_minor_max": stake_minor_max})
     if recorded is not None:
         if recorded[0].type != TABLE_OPENED:
             raise _conflict(recorded[0])
@@ -188,7 +202,7 @@ def open_table(*, venue: str, game: str, config: Mapping[str, Any] | None = None
 def open_round(*, table_id: str, actor: str, idempotency_key: str | None = None,
                at: dt.datetime | None = None) -> RoundResult:
     """Open the table's next round for bets; the last one must be finished."""
-    recorded = recorded_result(idempotency_key)
+    recorded = _recorded(idempotency_key, {"op": "open_round", "table_id": table_id})
     if recorded is not None:
         return _replay_round(recorded, (ROUND_OPENED,))
     at = at or clock.now()
@@ -248,14 +262,16 @@ def place_bet(*, round_id: str, player_id: str, kind: str, spec: Mapping[str, An
     (nothing left under the cap), games.raise_not_allowed. No credit:
     games.insufficient_funds, nothing written.
     """
-    recorded = recorded_result(idempotency_key)
+    spec = dict(spec or {})
+    request = {"op": "place_bet", "round_id": round_id, "player_id": player_id,
+               "kind": kind, "spec": spec, "stake_minor": stake_minor}
+    recorded = _recorded(idempotency_key, request)
     if recorded is not None:
         return _replay_bet(recorded)
     if type(stake_minor) is not int or stake_minor <= 0:
         raise GamesError(Code.INVALID_REQUEST, "stake must be a positive amount", status=400,
                          field="stake")
     at = at or clock.now()
-    spec = dict(spec or {})
     for _ in range(ATTEMPTS_MAX):
         ctx = _load_round(round_id)
         engine = GAMES[ctx.table.game]
@@ -276,9 +292,7 @@ def place_bet(*, round_id: str, player_id: str, kind: str, spec: Mapping[str, An
                              f"a {kind} is placed after betting closes", status=409,
                              round_id=round_id, kind=kind)
         mine = [b for b in ctx.bets if b.player_id == player_id]
-        refusal, cap = _stake_refusal(ctx, bet_kind, mine, stake_minor)
-        request = {"op": "place_bet", "round_id": round_id, "player_id": player_id,
-                   "kind": kind, "spec": spec, "stake_minor": stake_minor}
+        refusal, cap = _stake_refusal(ctx, bet_kind, mine, stake_minor, player_id)
         if refusal is not None:
             _record_rejection(BET_REJECTED, ctx.stream, refusal, request, place=ctx.place,
                               at=at, actor=actor, idempotency_key=idempotency_key)
@@ -320,25 +334,45 @@ def place_bet(*, round_id: str, player_id: str, kind: str, spec: Mapping[str, An
     raise _concurrent()
 
 
-def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[Bet], stake_minor: int
-                   ) -> tuple[GamesError | None, tuple[int, str]]:
-    """Why this stake is refused by the table's rules, and the cap (pure but for reads)."""
+def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[Bet], stake_minor: int,
+                   player_id: str = "") -> tuple[GamesError | None, tuple[int, str]]:
+    """Why this stake is refused by the table's rules, and the cap (pure but for reads).
+
+    In order: a side bet or later raise without the bet it needs
+    (games.side_bet_alone); a raise of the wrong size (games.raise_not_allowed);
+    the table's minimum; the cap less what the player already has on the
+    position (games.pooling); what the game itself still allows (the bank's
+    cover in Baccara, decision games.baccara.cover).
+    """
     table = ctx.table
     limit = rules.stake_limit(ctx.rulebook, table.game, bet_kind.bet_unit)
     cap, cite = table.stake_minor_max, "002:L139"
     if limit is not None and limit.stake_minor_max < cap:
         cap, cite = limit.stake_minor_max, limit.cite
     already = sum(b.stake_minor for b in mine if b.position == bet_kind.position)
+    missing = [p for p in bet_kind.requires if not any(b.position == p for b in mine)]
+    if missing:
+        return GamesError(Code.SIDE_BET_ALONE,
+                          f"a {bet_kind.kind} needs the player's {' and '.join(missing)} first",
+                          requires=missing, amount_minor=stake_minor,
+                          cite=SIDE_BET_CITES.get(table.game, "002:L1545")), (cap, cite)
     if bet_kind.raise_of is not None:
         base = sum(b.stake_minor for b in mine if b.position == bet_kind.raise_of)
         rule = bet_kind.raise_rule
-        allowed = {"equal": base, "at_most": base, "at_most_half": base // 2,
-                   "exactly_half": base // 2}[rule] - already
-        wrong = (base == 0 or allowed <= 0 or stake_minor > allowed
-                 or (rule in ("equal", "exactly_half") and stake_minor != allowed))
+        if rule == "multiple":
+            sizes = [base * m for m in bet_kind.multiples]
+            wrong = base == 0 or already > 0 or stake_minor not in sizes
+            allowed = stake_minor if not wrong else max(sizes, default=0) - already
+        else:
+            allowed = {"equal": base, "at_most": base, "at_most_half": base // 2,
+                       "exactly_half": base // 2}[rule] - already
+            wrong = (base == 0 or allowed <= 0 or stake_minor > allowed
+                     or (rule in ("equal", "exactly_half") and stake_minor != allowed))
         if wrong:
+            how = (f"{' or '.join(f'{m}x' for m in bet_kind.multiples)}, once" if rule ==
+                   "multiple" else rule.replace("_", " "))
             return GamesError(Code.RAISE_NOT_ALLOWED,
-                              f"a {bet_kind.kind} must be {rule.replace('_', ' ')} the player's"
+                              f"a {bet_kind.kind} must be {how} the player's"
                               f" {bet_kind.raise_of} stake ({base})",
                               base_position=bet_kind.raise_of, base_minor=base,
                               limit_minor=allowed, amount_minor=stake_minor,
@@ -356,6 +390,18 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[Bet], stake_min
                           f"the player already has the maximum {cap} on {bet_kind.position}",
                           limit_minor=cap, amount_minor=stake_minor, cite=cite,
                           decision="games.pooling"), (cap, cite)
+    stake_room = getattr(GAMES[table.game], "stake_room", None)
+    if stake_room is not None:
+        game_room = stake_room(bet_kind.kind, player_id,
+                               [(b.player_id, b.kind, b.stake_minor) for b in ctx.bets])
+        if game_room is not None:
+            if game_room[0] <= 0:
+                return GamesError(Code.STAKE_ABOVE_MAXIMUM,
+                                  f"no room for a {bet_kind.kind} stake in this coup",
+                                  limit_minor=0, amount_minor=stake_minor, cite=game_room[1],
+                                  decision=f"games.{table.game}.cover"), (cap, cite)
+            if game_room[0] < room:
+                room, cite = game_room
     return None, (room, cite)
 
 
@@ -374,7 +420,9 @@ def record_outcome(*, round_id: str, outcome: Mapping[str, Any], actor: str,
     recorded as `games.outcome_rejected` and refused (422); the round stays
     closed, to be recorded again or voided.
     """
-    recorded = recorded_result(idempotency_key)
+    request = {"op": "record_outcome", "round_id": round_id,
+               "outcome": _jsonable(outcome)}
+    recorded = _recorded(idempotency_key, request)
     if recorded is not None:
         return _replay_round(recorded, (OUTCOME_RECORDED,), rejected=OUTCOME_REJECTED)
     at = at or clock.now()
@@ -388,8 +436,7 @@ def record_outcome(*, round_id: str, outcome: Mapping[str, Any], actor: str,
         engine.settle(ctx.bet_inputs, clean, ctx.tables, ctx.table.config)  # settles cleanly
     except (OutcomeInvalid, KeyError, ValueError) as error:
         refusal = GamesError(Code.INVALID_OUTCOME, str(error), round_id=round_id)
-        _record_rejection(OUTCOME_REJECTED, ctx.stream, refusal,
-                          {"round_id": round_id, "outcome": _jsonable(outcome)},
+        _record_rejection(OUTCOME_REJECTED, ctx.stream, refusal, request,
                           place=ctx.place, at=at, actor=actor, idempotency_key=idempotency_key)
         raise refusal from None
     return _transition(round_id, OUTCOME_RECORDED, (RoundState.CLOSED,),
@@ -408,9 +455,15 @@ def settle_round(*, round_id: str, declared_minor: Mapping[str, int] | None = No
     disputed round is settled (at the computed payouts) only by a compliance
     officer, without declared payouts.
     """
-    recorded = recorded_result(idempotency_key)
+    recorded = _recorded(idempotency_key, {
+        "op": "settle_round", "round_id": round_id,
+        "declared": {str(k): v for k, v in (declared_minor or {}).items()}})
     if recorded is not None:
-        return _replay_round(recorded, (PLAYER_SETTLED, ROUND_SETTLED, ROUND_DISPUTED))
+        replay = _replay_round(recorded, (PLAYER_SETTLED, ROUND_SETTLED, ROUND_DISPUTED))
+        opened = GameTable.objects.filter(id=replay.table_id).first()
+        if opened is not None:
+            _announce_hits(recorded, opened.venue)
+        return replay
     at = at or clock.now()
     declared = {str(k): v for k, v in (declared_minor or {}).items()}
     for _ in range(ATTEMPTS_MAX):
@@ -445,6 +498,7 @@ def settle_round(*, round_id: str, declared_minor: Mapping[str, int] | None = No
                              idempotency_key=idempotency_key, request=request, actor=actor)
         except (StaleVersion, AccountExists):
             continue
+        _announce_hits(result.events, ctx.table.venue)
         return _round_result(result.events, replayed=result.replayed)
     raise _concurrent()
 
@@ -455,7 +509,8 @@ def void_round(*, round_id: str, reason: str, actor: str, idempotency_key: str |
 
     A disputed round is voided only by a compliance officer.
     """
-    recorded = recorded_result(idempotency_key)
+    recorded = _recorded(idempotency_key, {"op": "void_round", "round_id": round_id,
+                                           "reason": reason})
     if recorded is not None:
         return _replay_round(recorded, (ROUND_VOIDED,))
     if not isinstance(reason, str) or not reason.strip():
@@ -498,7 +553,12 @@ def void_round(*, round_id: str, reason: str, actor: str, idempotency_key: str |
 
 def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: dt.datetime,
                        day: dt.date) -> list[NewEvent]:
-    """One `player_settled` per player (its postings balance) and the round's total."""
+    """One `player_settled` per player (its postings balance) and the round's total.
+
+    A progressive stake's pool share goes to the pool's pending account at
+    the venue (decision games.progressive.paid_from_pool); the house keeps
+    the rest of what the players lost, commissions apart.
+    """
     owner = {b.id: b.player_id for b in ctx.bets}
     by_player: dict[str, list[Settled]] = defaultdict(list)
     for item in settled:
@@ -511,17 +571,25 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: d
         staked = sum(i.stake_minor for i in items)
         returned = sum(i.returned_minor for i in items)
         commission = sum(i.commission_minor for i in items)
+        pools: dict[str, int] = defaultdict(int)
+        for i in items:
+            if i.contribution_minor:
+                pools[jackpot_pending(venue, i.jackpot_kind)] += i.contribution_minor
+        contribution = sum(pools.values())
         capped = 0
         if win_max is not None and returned - staked > win_max[0]:
             capped = returned - staked - win_max[0]
             returned -= capped
-        house = staked - returned - commission
+        house = staked - returned - commission - contribution
         legs = [(table_stakes(table), staked), (gaming_account(player_id), -returned),
-                (house_commission(venue, game), -commission), (house_games(venue, game), -house)]
+                (house_commission(venue, game), -commission),
+                *((account, -amount) for account, amount in sorted(pools.items())),
+                (house_games(venue, game), -house)]
         postings = [Posting(account, amount, currency) for account, amount in legs if amount]
         payload = {
             "round_id": ctx.round.id, "player_id": player_id, "staked_minor": staked,
             "returned_minor": returned, "commission_minor": commission,
+            "contribution_minor": contribution, "contributions": dict(sorted(pools.items())),
             "house_minor": house, "win_capped_minor": capped,
             "win_cap": {"limit_minor": win_max[0], "cite": win_max[1]} if capped else None,
             "bets": [_bet_record(i) for i in items],
@@ -533,14 +601,33 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: d
                                postings=tuple(postings),
                                schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day))
         for key, value in (("staked_minor", staked), ("returned_minor", returned),
-                           ("commission_minor", commission), ("house_minor", house)):
+                           ("commission_minor", commission),
+                           ("contribution_minor", contribution), ("house_minor", house)):
             totals[key] += value
     events.append(NewEvent(stream=ctx.stream, type=ROUND_SETTLED,
                            payload={"round_id": ctx.round.id, **{k: totals[k] for k in (
                                "staked_minor", "returned_minor", "commission_minor",
-                               "house_minor")}},
+                               "contribution_minor", "house_minor")}},
                            schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day))
     return events
+
+
+def _announce_hits(events: Sequence[RecordedEvent], venue: str) -> None:
+    """Tell the jackpots app of each progressive hit, once the settlement has committed.
+
+    Sent again when a settling request is replayed; receivers key on the bet id.
+    """
+    for event in events:
+        if event.type != PLAYER_SETTLED:
+            continue
+        for item in event.payload["bets"]:
+            hit = item["detail"].get("jackpot_hit")
+            if hit is not None:
+                transaction.on_commit(functools.partial(
+                    signals.progressive_hit.send, sender=None,
+                    round_id=event.payload["round_id"], bet_id=item["bet_id"],
+                    player_id=event.payload["player_id"], venue=venue, hit=hit,
+                    position=event.position))
 
 
 def _disputed_events(ctx: "RoundContext", settled: Sequence[Settled],
@@ -572,7 +659,7 @@ def _bet_record(item: Settled) -> dict[str, Any]:
     return {"bet_id": item.bet_id, "stake_minor": item.stake_minor,
             "returned_minor": item.returned_minor, "result": item.result, "table": item.table,
             "row": item.row, "cite": item.cite, "commission_minor": item.commission_minor,
-            "detail": _jsonable(item.detail)}
+            "contribution_minor": item.contribution_minor, "detail": _jsonable(item.detail)}
 
 
 def _win_max(ctx: "RoundContext") -> tuple[int, str] | None:
@@ -674,7 +761,8 @@ def _transition(round_id: str, event_type: str, allowed: Sequence[str],
                 extra: Mapping[str, Any], *, actor: str, idempotency_key: str | None,
                 at: dt.datetime | None, op: str,
                 request_extra: Mapping[str, Any] | None = None) -> RoundResult:
-    recorded = recorded_result(idempotency_key)
+    recorded = _recorded(idempotency_key, {"op": op, "round_id": round_id,
+                                           **(request_extra or {})})
     if recorded is not None:
         return _replay_round(recorded, (event_type,))
     at = at or clock.now()
@@ -724,6 +812,11 @@ def _account_terms(code: str, *, place: Venue, at: dt.datetime) -> dict[str, Any
         return dict(code=code, type=AccountType.REVENUE, currency=currency,
                     name=("Commission" if code.endswith("/commission") else "House result")
                     + f" of {code.split('/')[3]} at {place.code}")
+    if code.startswith(f"jackpot/{place.code}/") and code.endswith("/pending"):
+        # A progressive's first contribution at the venue: the jackpots app's
+        # terms for a pending account (it opens the pool on its own).
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Jackpot drops pending at {place.code}", must_not_go_negative=True)
     if code.startswith("player/") and code.endswith("/account"):
         # A winner whose account the cage never opened: the cage's terms.
         return dict(code=code, type=AccountType.LIABILITY, currency=currency,
@@ -741,7 +834,8 @@ def _record_rejection(event_type: str, stream: str, refusal: GamesError,
     append([NewEvent(stream=stream, type=event_type, payload=payload,
                      schema_version=SCHEMA_VERSION, occurred_at=at,
                      gaming_day=venue_day(place, at))],
-           idempotency_key=idempotency_key, metadata=Metadata(actor=actor, source=SOURCE))
+           idempotency_key=idempotency_key, request=_jsonable(request),
+           metadata=Metadata(actor=actor, source=SOURCE))
 
 
 def _jsonable(value: Any) -> Any:
@@ -809,6 +903,23 @@ def _replay_round(events: Sequence[RecordedEvent], types: tuple[str, ...],
 def _raise_recorded_refusal(first: RecordedEvent) -> None:
     p = first.payload
     raise GamesError(p["code"], p["message"], status=p["status"], **p["details"])
+
+
+def _recorded(idempotency_key: str | None, request: Mapping[str, Any]
+              ) -> list[RecordedEvent] | None:
+    """What an earlier request under this key recorded; a different request is refused.
+
+    The ledger keeps each keyed append's request fingerprint; a replay is
+    answered only for the same request (L7). A refusal the compliance
+    pipeline recorded is compared by `raise_recorded_rejection` itself.
+    """
+    recorded = recorded_result(idempotency_key)
+    if recorded is None or recorded[0].type == ATTEMPT_REJECTED:
+        return recorded
+    record = IdempotencyRecord.objects.filter(key=idempotency_key).first()
+    if record is not None and record.fingerprint != request_fingerprint(_jsonable(request)):
+        raise _conflict(recorded[0])
+    return recorded
 
 
 def _conflict(first: RecordedEvent) -> IdempotencyConflict:

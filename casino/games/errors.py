@@ -32,6 +32,10 @@ class GamesErrorCode(StrEnum):
     RAISE_NOT_ALLOWED = "games.raise_not_allowed"
     """A play, double, split, insurance or raise without its base bet, or of
     the wrong size (recorded): 422."""
+    SIDE_BET_ALONE = "games.side_bet_alone"
+    """A side bet without its main bet (THB bonus, UTH trips, progressives), or a
+    later raise without the earlier one (Dynamic's river after the turn)
+    (recorded): 422."""
     INVALID_OUTCOME = "games.invalid_outcome"
     """Outcome facts impossible under the game's rules (recorded): 422."""
     ROUND_DISPUTED = "games.round_disputed"

@@ -22,11 +22,12 @@ Payload keys (amounts in minor units):
     outcome_recorded  round_id, outcome (the game's facts, normalised)
     outcome_rejected  round_id, outcome (as sent), code, message, details
     player_settled    round_id, player_id, staked_minor, returned_minor,
-                      commission_minor, win_capped_minor, bets[{bet_id,
+                      commission_minor, contribution_minor, contributions
+                      {pending account: amount}, win_capped_minor, bets[{bet_id,
                       returned_minor, result, table, row, cite,
-                      commission_minor, detail}], activity{...}
+                      commission_minor, contribution_minor, detail}], activity{...}
     round_settled     round_id, staked_minor, returned_minor,
-                      commission_minor, house_minor
+                      commission_minor, contribution_minor, house_minor
     round_disputed    round_id, computed{bet_id: returned}, declared{...},
                       bets[...as in player_settled]
     round_voided      round_id, reason, returned{player_id: amount}
@@ -38,7 +39,8 @@ the rest to the house, commissions apart:
     bet_placed      player/<id>/account +S          games/<table>/stakes -S
     player_settled  games/<table>/stakes +S_p       player/<id>/account -R_p
                     house/<venue>/games/<game>/commission -C_p
-                    house/<venue>/games/<game> -(S_p - R_p - C_p)
+                    jackpot/<venue>/<kind>/pending -J_p (progressive shares)
+                    house/<venue>/games/<game> -(S_p - R_p - C_p - J_p)
     round_voided    games/<table>/stakes +S         player/<id>/account -s
 """
 

@@ -54,6 +54,7 @@ class Round(models.Model):
     staked_minor = models.BigIntegerField(default=0)
     returned_minor = models.BigIntegerField(default=0)
     commission_minor = models.BigIntegerField(default=0)
+    contribution_minor = models.BigIntegerField(default=0)  # to progressive pools
     house_minor = models.BigIntegerField(default=0)
     void_reason = models.CharField(max_length=200, blank=True)
     last_position = models.BigIntegerField()

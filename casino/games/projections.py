@@ -76,6 +76,7 @@ def _apply(event: RecordedEvent) -> None:
         round_.settle()
         round_.returned_minor = p["returned_minor"]
         round_.commission_minor = p["commission_minor"]
+        round_.contribution_minor = p.get("contribution_minor", 0)
         round_.house_minor = p["house_minor"]
     elif event.type == ROUND_VOIDED:
         round_.void()

@@ -22,7 +22,9 @@ class GameTableOpenSerializer(serializers.Serializer):
         required=False, default=dict,
         help_text="Blackjack: `version` (a-s, base, variant_a, variant_b), `blackjack_pays`"
                   " (e.g. `3:2`), `side_game` (a-i). Punto banco: `banco` (`commission`,"
-                  " `no_commission_6`, `no_commission_5`). Other games: none.")
+                  " `no_commission_6`, `no_commission_5`). Texas Hold'em Bonus: `ante_rule`"
+                  " (a-c), `bonus_table` (i, ii). Ultimate Texas Hold'em: `trips_table`"
+                  " (i-iv). Oasis: `version` (base, a). Other games: none.")
     stake_min = MoneyField(help_text="The table's posted minimum stake.")
     stake_max = MoneyField(help_text="The table's posted maximum; the Part IV cap applies"
                            " when lower.")
@@ -72,7 +74,10 @@ class GameOutcomeSerializer(serializers.Serializer):
                   " `dice`; money wheel `symbol`; punto banco `punto`, `banco` cards;"
                   " three-card games `dealer` and `boxes`; blackjack `dealer` and `boxes`"
                   " ({hands, surrender, even_money}); red dog `base`, `third` (bulldog"
-                  " `thirds`).")
+                  " `thirds`); hold'em games `dealer`, `board`, `boxes`; oasis `dealer`,"
+                  " `boxes`, `dealer_replacement`; pai gow `dealer` (7 cards, `JK` the joker),"
+                  " `boxes` ({front, back}); baccara `punto`, `banco`, `choices`; triple bet"
+                  " `community`, `boxes`, `withdrawn`.")
 
 
 class GameSettleSerializer(serializers.Serializer):
@@ -113,6 +118,7 @@ class GameRoundSerializer(serializers.Serializer):
     staked_minor = serializers.IntegerField()
     returned_minor = serializers.IntegerField()
     commission_minor = serializers.IntegerField()
+    contribution_minor = serializers.IntegerField(help_text="Posted to progressive pools.")
     house_minor = serializers.IntegerField()
     void_reason = serializers.CharField()
     bets = GameBetSerializer(many=True)

@@ -7,18 +7,32 @@ comes back to each player and the row (id and cite) that decided it.
 """
 
 from .base import Game
-from .baccarat import PuntoBanco
+from .baccarat import Baccara, PuntoBanco
 from .blackjack import Blackjack
 from .common import BetIn, BetInvalid, BetKind, OutcomeInvalid, Settled
 from .dice import LuckyDice, SicBo
+from .holdem import (
+    DynamicPoker,
+    RiversidePoker,
+    TexasHoldemBonus,
+    TexasHoldemBonusProgressive,
+    UltimateTexasHoldem,
+    UltimateTexasHoldemProgressive,
+)
+from .oasis import OasisStudPoker
+from .pai_gow import PaiGowPoker
 from .red_dog import Bulldog, RedDog
 from .roulette import Roulette
 from .three_card import FastPoker, ThreeCardPoker
+from .triple_bet import TripleBetPoker
 from .wheel import MoneyWheel
 
 GAMES: dict[str, Game] = {game.id: game for game in (
     Roulette(), LuckyDice(), SicBo(), MoneyWheel(), PuntoBanco(), ThreeCardPoker(),
-    FastPoker(), Blackjack(), RedDog(), Bulldog(),
+    FastPoker(), Blackjack(), RedDog(), Bulldog(), Baccara(), OasisStudPoker(),
+    TexasHoldemBonus(), TexasHoldemBonusProgressive(), UltimateTexasHoldem(),
+    UltimateTexasHoldemProgressive(), PaiGowPoker(), TripleBetPoker(), DynamicPoker(),
+    RiversidePoker(),
 )}
 
 __all__ = ["GAMES", "BetIn", "BetInvalid", "BetKind", "Game", "OutcomeInvalid", "Settled"]

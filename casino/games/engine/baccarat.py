@@ -23,11 +23,13 @@ from .common import (
     OutcomeInvalid,
     Row,
     Settled,
+    commission_of,
     find_row,
     lose,
     parse_cards,
     pay,
     push,
+    result_of,
 )
 
 PAYOUTS = "games.punto_banco.payouts"
@@ -157,3 +159,101 @@ class PuntoBanco:
         on = int(banco_rule[-1])
         return find_row(rows, f"banco_no_commission_on_{on}" if banco_total == on
                         else "banco_no_commission")
+
+
+# ---------------------------------------------------------------------------
+# Baccara: player-banked (002:L2801-2869)
+# ---------------------------------------------------------------------------
+
+BACCARA_PAYOUTS = "games.baccara.payouts"
+
+
+class Baccara:
+    """Baccara, chemin-de-fer style: one player holds the bank, the others play punto.
+
+    The casino only organises and takes 5 % of the punto stakes the bank
+    wins (002:L2803, L2813). The bank (`banco`, one player, placed first)
+    covers the punto stakes: together they may not exceed it, the part above
+    is void (002:L2811, decision games.baccara.cover). A bank win takes the
+    punto stakes less the commission; a punto win is paid 1:1 out of the bank
+    and the bank gets back what was not needed (002:L2815); a tie pushes
+    every stake (decision games.baccara.tie). The coup follows the Baccara
+    drawing table, with the options of punto on 5 and banco on 3-vs-9 and
+    5-vs-4 given as `choices` {"punto": drew?, "banco": drew?}. The house's
+    result is the commission alone. Continuing and passing the bank, banco
+    solo and avec are not offered (decision games.baccara.bank_only).
+    """
+
+    id = "baccara"
+    tables = (BACCARA_PAYOUTS, BACCARA_DRAWING)
+
+    def configure(self, config, tables):
+        if config:
+            raise BetInvalid("baccara takes no table options")
+        return {}
+
+    def bet_kind(self, kind, spec, tables, config) -> BetKind:
+        if kind not in ("banco", "punto"):
+            raise BetInvalid(f"baccara has no bet {kind!r}; one of banco, punto")
+        return BetKind(kind, {}, find_row(tables[BACCARA_PAYOUTS], kind)["bet_unit"], kind)
+
+    def stake_room(self, kind: str, player_id: str, placed: Sequence[tuple[str, str, int]]
+                   ) -> tuple[int, str] | None:
+        """How much more this stake may be: the bank bounds the punto side.
+
+        `placed` lists (player_id, kind, stake) of the round's bets so far.
+        """
+        bank = [(p, s) for p, k, s in placed if k == "banco"]
+        if kind == "banco":
+            if any(p != player_id for p, _ in bank):
+                return 0, "002:L2811"           # one bank per coup
+            if any(k == "punto" for _, k, _ in placed):
+                return 0, "002:L2811"           # the bank is put up first
+            return None
+        if not bank or bank[0][0] == player_id:
+            return 0, "002:L2811"               # no bank to play against, or one's own
+        covered = sum(s for _, k, s in placed if k == "punto")
+        return max(sum(s for _, s in bank) - covered, 0), "002:L2811"
+
+    def check_outcome(self, outcome, config, bets, tables) -> dict[str, Any]:
+        punto = parse_cards(outcome.get("punto"), what="punto")
+        banco = parse_cards(outcome.get("banco"), what="banco")
+        choices = outcome.get("choices") or {}
+        if not isinstance(choices, Mapping) or not all(
+                k in ("punto", "banco") and isinstance(v, bool) for k, v in choices.items()):
+            raise OutcomeInvalid("choices maps punto and/or banco to whether it drew")
+        if any(b.kind == "punto" for b in bets) and not any(b.kind == "banco" for b in bets):
+            raise OutcomeInvalid("punto stakes without a bank")
+        coup = check_coup(tables[BACCARA_DRAWING], punto, banco, choices)
+        return {**coup, "choices": dict(choices)}
+
+    def settle(self, bets, outcome, tables, config) -> list[Settled]:
+        rows = tables[BACCARA_PAYOUTS]
+        p, b = outcome["punto_total"], outcome["banco_total"]
+        facts = {"punto_total": p, "banco_total": b}
+        punto_total = sum(bet.stake_minor for bet in bets if bet.kind == "punto")
+        banco_row, punto_row, tie_row = (find_row(rows, k) for k in ("banco", "punto", "tie"))
+        settled = []
+        for bet in bets:
+            row = banco_row if bet.kind == "banco" else punto_row
+            if p == b:
+                settled.append(push(bet, BACCARA_PAYOUTS, tie_row, tie_row["cite"], **facts))
+            elif bet.kind == "punto":
+                settled.append(pay(bet, BACCARA_PAYOUTS, row, **facts) if p > b
+                               else lose(bet, BACCARA_PAYOUTS, row, row["cite"], **facts))
+            elif b > p:
+                won = punto_total * int(row["pays"])
+                commission = commission_of(won, int(row["commission_basis_points"]))
+                returned = bet.stake_minor + won - commission
+                settled.append(Settled(bet.bet_id, bet.stake_minor, returned,
+                                       result_of(bet.stake_minor, returned), BACCARA_PAYOUTS,
+                                       row["id"], row["cite"], commission,
+                                       {**facts, "punto_covered_minor": punto_total}))
+            else:
+                returned = bet.stake_minor - punto_total   # punto paid out of the bank
+                lost_row = find_row(rows, "punto")
+                settled.append(Settled(bet.bet_id, bet.stake_minor, returned,
+                                       "lose" if punto_total else "push", BACCARA_PAYOUTS,
+                                       lost_row["id"], lost_row["cite"], 0,
+                                       {**facts, "punto_covered_minor": punto_total}))
+        return settled

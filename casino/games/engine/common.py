@@ -60,7 +60,14 @@ class BetKind:
     # split = the original, insurance up to half, a raise up to the bet):
     # the position of that bet and how the stakes must relate.
     raise_of: str | None = None
-    raise_rule: str | None = None   # equal | at_most | at_most_half | exactly_half
+    raise_rule: str | None = None   # equal | at_most | at_most_half | exactly_half | multiple
+    # raise_rule "multiple": the stake is exactly one of these multiples of
+    # the base bet, placed once (Oasis bet 2x, UTH play 4x/3x, 2x or 1x).
+    multiples: tuple[int, ...] = ()
+    # Positions of the same player that must hold a stake first: a side bet
+    # is never played alone (THB bonus, UTH trips, progressives: 002:L2160,
+    # L2295, L2319, L2476), a later raise needs the earlier one (002:L600).
+    requires: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +87,11 @@ class Settled:
     cite: str
     commission_minor: int = 0
     detail: Mapping[str, Any] = field(default_factory=dict)
+    # The part of the stake that feeds a progressive jackpot pool
+    # (002:L2297, L2478) and the pool's kind; the app posts it to the pool's
+    # pending account at the venue.
+    contribution_minor: int = 0
+    jackpot_kind: str | None = None
 
     @property
     def net_minor(self) -> int:
@@ -147,11 +159,15 @@ def void(bet: BetIn, cite: str, reason: str) -> Settled:
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
 RED_SUITS = frozenset("hd")
+JOKER = "JK"
 
 
 def parse_cards(value: Any, *, count: int | None = None, minimum: int | None = None,
-                what: str = "cards") -> list[str]:
-    """Cards as a list of 'Ah'-style strings from a string or a list; checked."""
+                what: str = "cards", joker: bool = False) -> list[str]:
+    """Cards as a list of 'Ah'-style strings from a string or a list; checked.
+
+    With `joker`, the token `JK` (Pai Gow's joker, 002:L2484) is a card too.
+    """
     if isinstance(value, str):
         cards = value.split()
     elif isinstance(value, (list, tuple)) and all(isinstance(c, str) for c in value):
@@ -159,6 +175,8 @@ def parse_cards(value: Any, *, count: int | None = None, minimum: int | None = N
     else:
         raise OutcomeInvalid(f"{what}: give cards as 'Ah Kd' or a list of such strings")
     for card in cards:
+        if joker and card == JOKER:
+            continue
         if len(card) != 2 or card[0] not in RANKS or card[1] not in SUITS:
             raise OutcomeInvalid(f"{what}: {card!r} is not a card (rank 23456789TJQKA,"
                                  " suit shdc)")
@@ -201,3 +219,84 @@ def spec_ints(spec: Mapping[str, Any], key: str, low: int, high: int) -> list[in
     if len(set(value)) != len(value):
         raise BetInvalid(f"{key} names a number twice")
     return sorted(value)
+
+
+# ---------------------------------------------------------------------------
+# Boxes: the bets of one playing position
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoxBet:
+    """How one bet of a box game relates to the others of the same box."""
+
+    in_play: bool = False
+    raise_of: str | None = None
+    raise_rule: str | None = None
+    multiples: tuple[int, ...] = ()
+    requires: tuple[str, ...] = ()
+    bet_unit: str = "box"
+
+
+def box_of(spec: Mapping[str, Any], boxes_max: int = 7) -> int:
+    box = spec.get("box")
+    if type(box) is not int or not 1 <= box <= boxes_max:
+        raise BetInvalid(f"box must be a whole number from 1 to {boxes_max}")
+    return box
+
+
+def box_bet(game_id: str, kind: str, spec: Mapping[str, Any], offered: Mapping[str, BoxBet],
+            boxes_max: int = 7, **extra: Any) -> BetKind:
+    """The BetKind of a bet on a box, from the game's table of bets."""
+    if kind not in offered:
+        raise BetInvalid(f"{game_id} has no bet {kind!r}; one of {', '.join(offered)}")
+    box = box_of(spec, boxes_max)
+    how = offered[kind]
+    return BetKind(kind, {"box": box, **extra}, how.bet_unit, f"{kind}:{box}",
+                   in_play=how.in_play,
+                   raise_of=f"{how.raise_of}:{box}" if how.raise_of else None,
+                   raise_rule=how.raise_rule, multiples=how.multiples,
+                   requires=tuple(f"{r}:{box}" for r in how.requires))
+
+
+def by_box(bets: Sequence[BetIn]) -> dict[str, dict[str, list[BetIn]]]:
+    """Bets grouped by box, then kind (a second chip on a position is its own bet)."""
+    grouped: dict[str, dict[str, list[BetIn]]] = {}
+    for bet in bets:
+        grouped.setdefault(str(bet.spec["box"]), {}).setdefault(bet.kind, []).append(bet)
+    return grouped
+
+
+def boxes_cards(outcome: Mapping[str, Any], bets: Sequence[BetIn], *, count: int,
+                what: str = "box", joker: bool = False) -> dict[str, list[str]]:
+    """Each box with a bet mapped to its own cards (`boxes` in the outcome)."""
+    boxes_in = outcome.get("boxes")
+    if not isinstance(boxes_in, Mapping):
+        raise OutcomeInvalid(f"boxes must map each box number to its {count} cards")
+    boxes: dict[str, list[str]] = {}
+    for key, cards in boxes_in.items():
+        try:
+            number = str(int(key))
+        except (TypeError, ValueError):
+            raise OutcomeInvalid(f"{key!r} is not a box number") from None
+        boxes[number] = parse_cards(cards, count=count, what=f"{what} {key}", joker=joker)
+    missing = {str(b.spec["box"]) for b in bets} - set(boxes)
+    if missing:
+        raise OutcomeInvalid(f"no cards for box(es) {', '.join(sorted(missing))}")
+    return boxes
+
+
+def table_cite(tables: Tables, key: str) -> str:
+    """A table's last row's cite: what a bet without a row of its own cites."""
+    rows = tables[key]
+    return rows[-1]["cite"] if rows else ""
+
+
+def contribute(settled: Settled, basis_points: int, kind: str, cite: str) -> Settled:
+    """The same settlement, with the pool's share of the stake set aside."""
+    share = settled.stake_minor * basis_points // BASIS_POINTS
+    return Settled(settled.bet_id, settled.stake_minor, settled.returned_minor, settled.result,
+                   settled.table, settled.row, settled.cite, settled.commission_minor,
+                   {**settled.detail, "contribution": {"basis_points": basis_points,
+                                                       "kind": kind, "cite": cite}},
+                   share, kind)
