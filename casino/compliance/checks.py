@@ -63,6 +63,8 @@ class AttemptContext:
     self_excluded_until: dt.datetime | None = None
     account_balance_minor: int | None = None
     stake_limit: Figure | None = None
+    stake_raise_rule: str | None = None  # the Part IV row's raise_rule
+    in_play_raise: bool = False
     rulebook_has_stake_limits: bool = False
     win_limit: Figure | None = None
     figures: dict[str, Figure] = field(default_factory=dict)
@@ -162,7 +164,17 @@ def game_offered(ctx: AttemptContext) -> Failure | None:
 
 
 def within_max_stake(ctx: AttemptContext) -> Failure | None:
+    """The Part IV cap per bet unit (002:L3333-L3487).
+
+    A raise the game's rules add during the round is bounded by those rules
+    (the caller checks them) where the cap's row allows it: `per_game_rules`
+    (the game may take the stake past the cap) and `at_most_double` (Red Dog
+    and Bulldog: raised to at most twice the cap, the raise being at most
+    the capped opening stake).
+    """
     if ctx.kind != "stake" or ctx.stake_limit is None:
+        return None
+    if ctx.in_play_raise and ctx.stake_raise_rule in ("per_game_rules", "at_most_double"):
         return None
     if ctx.amount_minor > ctx.stake_limit.value:
         return _fail(ctx, "compliance.max_stake",

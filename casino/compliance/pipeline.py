@@ -47,6 +47,10 @@ class Attempt:
     category: str | None = None
     account: str | None = None   # the player's gaming account, for deposits
     at: dt.datetime | None = None
+    # A stake the game's own rules add during the round on top of a capped
+    # opening stake (a play bet, a double, a raise): Part IV lets the game's
+    # rules take it past the cap where its row says so (raise_rule).
+    in_play_raise: bool = False
 
 
 def venue_day(venue, moment: dt.datetime) -> dt.date:
@@ -87,16 +91,18 @@ def load_context(attempt: Attempt) -> AttemptContext:
     }
     if attempt.account:
         figures.update(_gaming_account_rules(local.date(), figures))
-    stake_limit = None
+    stake_limit, raise_rule = None, None
     if attempt.game and attempt.bet_unit:
         row = rules.stake_limit(rulebook, attempt.game, attempt.bet_unit)
         stake_limit = Figure(row.stake_minor_max, row.cite) if row else None
+        raise_rule = row.raise_rule if row else None
     win_row = rules.win_limit(rulebook)
     context = dict(
         kind=attempt.kind, amount_minor=attempt.amount_minor, currency=attempt.currency,
         at=at, venue=venue.code, venue_local=local, venue_day=day, rulebook=rulebook.key,
         game=attempt.game, bet_unit=attempt.bet_unit, category=attempt.category,
         stake_limit=stake_limit, rulebook_has_stake_limits=rulebook.stake_limits.exists(),
+        stake_raise_rule=raise_rule, in_play_raise=attempt.in_play_raise,
         win_limit=Figure(win_row.win_minor_max, win_row.cite) if win_row else None,
         figures=figures,
     )

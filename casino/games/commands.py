@@ -302,7 +302,8 @@ def place_bet(*, round_id: str, player_id: str, kind: str, spec: Mapping[str, An
         verdict = authorize(Attempt(kind="stake", venue=ctx.table.venue, amount_minor=valid,
                                     currency=ctx.table.currency, player_id=player_id,
                                     game=ctx.table.game, bet_unit=bet_kind.bet_unit,
-                                    category=CATEGORY, at=at),
+                                    category=CATEGORY, at=at,
+                                    in_play_raise=bet_kind.raise_of is not None),
                             actor=actor, idempotency_key=idempotency_key)
         account = gaming_account(player_id)
         if not Account.objects.filter(code=account).exists():

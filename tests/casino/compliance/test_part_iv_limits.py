@@ -53,3 +53,30 @@ def test_a_game_without_a_cap_at_the_venue_is_not_offered(player):
                             player_id=player.id, game="sic_bo", bet_unit="bet",
                             amount_minor=100, at=NOON))
     assert verdict.failure.code == "compliance.game_not_offered"
+
+
+@pytest.mark.parametrize("rulebook_id, game, bet_unit, cap", [
+    # "per_game_rules": the game's own rules may take the stake past the cap.
+    ("ray-casino", "oasis_stud_poker", "box", 700_000),
+    # "at_most_double": Red Dog's raise doubles a capped stake at most.
+    ("ray-gaming-hall", "red_dog", "box", 1_000),
+])
+def test_an_in_play_raise_is_bounded_by_the_games_rules_where_the_row_allows(
+    player, rulebook_id, game, bet_unit, cap
+):
+    """002:L3333-L3487: a cap whose row lets the game's rules raise past it does
+    not refuse the raise itself (the game checks it against its own rule);
+    the opening stake is still capped."""
+    attempt = dict(kind="stake", venue=VENUES[rulebook_id], currency="EUR",
+                   player_id=player.id, game=game, bet_unit=bet_unit, at=NOON)
+    assert not check(Attempt(amount_minor=cap + 1, **attempt)).allowed
+    assert check(Attempt(amount_minor=2 * cap, in_play_raise=True, **attempt)).allowed
+
+
+def test_an_in_play_raise_under_a_final_cap_is_still_capped(player):
+    """raise_rule "none": the cap is final, raise or not (002:L3405)."""
+    attempt = dict(kind="stake", venue=VENUES["ray-casino"], currency="EUR",
+                   player_id=player.id, game="poker_pvp_tournament", bet_unit="entry_fee",
+                   at=NOON, in_play_raise=True)
+    assert check(Attempt(amount_minor=2_000_000, **attempt)).allowed
+    assert check(Attempt(amount_minor=2_000_001, **attempt)).failure.code == "compliance.max_stake"
