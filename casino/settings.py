@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 from casino.embedded import DATABASE_OPTIONS, embedded_postgres_settings
 
@@ -159,6 +160,14 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Static entries; the jackpot roll-ups are added per pool by the scheduler
+# (casino.jackpots.beat, set in casino/celery.py), which keeps these.
+CELERY_BEAT_SCHEDULE = {
+    # Hourly, a no-op once sealed: seals every ended gaming day after verifying
+    # the chain, catching up days missed while beat was down.
+    "reports.seal-ended-days": {"task": "reports.seal_ended_days",
+                                "schedule": crontab(minute=30)},
+}
 
 LOGGING = {
     "version": 1,

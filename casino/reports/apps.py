@@ -5,3 +5,10 @@ class ReportsConfig(AppConfig):
     name = "casino.reports"
     label = "reports"
     verbose_name = "Reports"
+
+    def ready(self) -> None:
+        from ledger import projections as ledger_projections
+
+        from .projections import ReportsProjection
+
+        ledger_projections.register(ReportsProjection())

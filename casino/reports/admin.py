@@ -1,0 +1,108 @@
+"""Accountants' and auditors' screens: closes, exports, seals (read-only).
+
+The journal export page (Reports > Journal exports > "Export the journal")
+downloads the CSV or XLSX through the same code as the API
+(responses.journal_response), so an export from the admin is recorded as
+`reports.journal_exported` with the user's name like any other. It admits
+superusers and staff in the accountant, auditor or compliance officer role.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.template.response import TemplateResponse
+from django.urls import path
+
+from casino.roles import Role, has_role
+from ledger.admin import ReadOnlyAdmin
+
+from .journal import FORMATS, PARTS, check_range
+from .errors import ReportsError
+from .models import DayClose, DaySeal, JournalExport
+from .responses import journal_response
+
+EXPORT_ROLES = (Role.ACCOUNTANT, Role.AUDITOR, Role.COMPLIANCE_OFFICER)
+
+
+class JournalExportForm(forms.Form):
+    first_day = forms.DateField(label="From gaming day", widget=forms.DateInput(
+        attrs={"type": "date"}))
+    last_day = forms.DateField(label="To gaming day", widget=forms.DateInput(
+        attrs={"type": "date"}))
+    format = forms.ChoiceField(choices=[(f, f.upper()) for f in FORMATS], initial="xlsx")
+    part = forms.ChoiceField(choices=[(p, p.replace("_", " ")) for p in PARTS],
+                             initial="journal", help_text="CSV only; XLSX holds both.")
+
+    def clean(self):
+        data = super().clean()
+        first, last = data.get("first_day"), data.get("last_day")
+        if first and last:
+            try:
+                check_range(first, last)
+            except ReportsError as error:
+                raise forms.ValidationError(error.message) from None
+        return data
+
+
+class ReportsAdmin(ReadOnlyAdmin):
+    """Read-only; viewable by staff in a reporting role without model perms."""
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return (has_role(request.user, *EXPORT_ROLES)
+                or super().has_view_permission(request, obj))
+
+    def has_module_permission(self, request) -> bool:
+        return (has_role(request.user, *EXPORT_ROLES)
+                or super().has_module_permission(request))
+
+
+@admin.register(DayClose)
+class DayCloseAdmin(ReportsAdmin):
+    list_display = ["venue", "gaming_day", "reconciled", "postings", "head_position",
+                    "closed_by", "position"]
+    list_filter = ["reconciled", "venue"]
+    date_hierarchy = "gaming_day"
+    search_fields = ["=venue"]
+
+
+@admin.register(JournalExport)
+class JournalExportAdmin(ReportsAdmin):
+    list_display = ["position", "actor", "first_day", "last_day", "format", "part", "rows",
+                    "sha256", "head_position", "recorded_at"]
+    list_filter = ["format", "part"]
+    search_fields = ["=actor", "=sha256"]
+    change_list_template = "admin/reports/journalexport/change_list.html"
+
+    def get_urls(self):
+        own = [path("export/", self.admin_site.admin_view(self.export_view),
+                    name="reports_journalexport_export")]
+        return own + super().get_urls()
+
+    def export_view(self, request):
+        """Show the export form; on a valid GET, send the file."""
+        user = request.user
+        if not (user.is_superuser or has_role(user, *EXPORT_ROLES)):
+            raise PermissionDenied
+        form = JournalExportForm(request.GET or None)
+        if form.is_valid():
+            data = form.cleaned_data
+            return journal_response(first=data["first_day"], last=data["last_day"],
+                                    format=data["format"], part=data["part"],
+                                    head_position=None, actor=user.get_username())
+        if not request.GET:
+            yesterday = dt.date.today() - dt.timedelta(days=1)
+            form = JournalExportForm(initial={"first_day": yesterday, "last_day": yesterday,
+                                              "format": "xlsx", "part": "journal"})
+        context = {**self.admin_site.each_context(request), "form": form,
+                   "opts": self.model._meta, "title": "Export the journal"}
+        return TemplateResponse(request, "admin/reports/journalexport/export.html", context)
+
+
+@admin.register(DaySeal)
+class DaySealAdmin(ReportsAdmin):
+    list_display = ["gaming_day", "head_position", "head_hash", "day_last_position",
+                    "day_events", "position", "recorded_at"]

@@ -1,0 +1,225 @@
+"""Write side of the reports: record a close, an export, a seal.
+
+Reports post no money; each command records what it computed, with the
+ledger head it was computed at, so the record can be checked later against
+the log (events.py lists the payloads).
+
+- `close_day` (one per venue and gaming day, key reports/close/<venue>/<day>):
+  computes close.compute_close and appends `reports.day_closed`. A second
+  call, by anyone, returns the recorded close unchanged. Decision: a day is
+  closed only once it has ended in the venue's zone (its gaming-day start
+  has passed), as a close of a running day would be out of date at once;
+  `compute_close` (the API's preview) computes any day at any time.
+- `record_export`: appends `reports.journal_exported` for one export.
+- `seal_day` (one per gaming day, key reports/seal/<day>): verifies the whole
+  hash chain (ledger.verify_chain), then appends `reports.day_sealed` with
+  the verified head (position and hash) and the last position of an event
+  of that gaming day or earlier. Decision: the seal holds both. The head is
+  what the chain proves (every event up to it, whatever its day); the
+  day's last position tells an auditor where the day's events end, which
+  the head alone cannot, since a late event of the day (a roll-up written
+  after midnight carries the day it rolled up) may come after events of the
+  next day. A day is sealed once it has ended at every registered venue.
+  If the chain does not verify, `reports.seal_refused` records the first
+  bad position and the command raises `chain_broken` (409); the day stays
+  unsealed, so the next run tries again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from django.db import connection
+from django.utils import timezone
+
+from casino import clock
+from casino.compliance.pipeline import venue_day
+from casino.rules import queries as rules
+from casino.rules.models import Venue
+from ledger import Metadata, NewEvent, append, verify_chain
+from ledger.errors import StaleVersion
+from ledger.models import Event
+from ledger.store import recorded_result
+
+from .close import compute_close
+from .errors import ReportsError, ReportsErrorCode
+from .events import (
+    DAY_CLOSED,
+    DAY_SEALED,
+    EXPORTS_STREAM,
+    JOURNAL_EXPORTED,
+    SCHEMA_VERSION,
+    SEAL_REFUSED,
+    SEAL_STREAM,
+    SOURCE,
+    close_key,
+    close_stream,
+    seal_key,
+)
+from .reading import Head
+
+SEAL_CATCH_UP_DAYS_MAX = 31
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A recorded report event: where it is and what it says."""
+
+    position: int
+    payload: Mapping[str, Any]
+    replayed: bool = False
+
+
+def close_day(*, venue: str, gaming_day: dt.date, actor: str,
+              at: dt.datetime | None = None) -> Recorded:
+    """Compute and record the close of one venue and gaming day (once).
+
+    Raises RulesError (unknown venue: 404), ReportsError day_not_ended (409).
+    """
+    key = close_key(venue, gaming_day)
+    recorded = recorded_result(key)
+    if recorded is not None:
+        return Recorded(recorded[0].position, recorded[0].payload, replayed=True)
+    place = rules.venue(venue)
+    now = at or clock.now()
+    today = venue_day(place, now)
+    if gaming_day >= today:
+        raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
+                           f"gaming day {gaming_day.isoformat()} has not ended at {venue}",
+                           status=409, venue=venue, gaming_day=gaming_day.isoformat(),
+                           current_gaming_day=today.isoformat())
+    close = compute_close(venue, gaming_day)
+    stream = close_stream(venue, gaming_day)
+    event = NewEvent(stream=stream, type=DAY_CLOSED, payload=close.payload(),
+                     schema_version=SCHEMA_VERSION, occurred_at=now, gaming_day=today)
+    try:
+        result = append([event], expected_versions={stream: 0}, idempotency_key=key,
+                         request={"op": "close_day", "venue": venue,
+                                  "gaming_day": gaming_day.isoformat()},
+                         metadata=Metadata(actor=actor, source=SOURCE))
+    except StaleVersion:
+        # Closed concurrently: the other close is the record.
+        recorded = recorded_result(key)
+        assert recorded is not None, "a close stream has events but no recorded key"
+        return Recorded(recorded[0].position, recorded[0].payload, replayed=True)
+    return Recorded(result.first_position, result.events[0].payload,
+                    replayed=result.replayed)
+
+
+def record_export(*, actor: str, first: dt.date, last: dt.date, format: str, part: str,
+                  head: Head, files: list[dict[str, Any]], at: dt.datetime | None = None
+                  ) -> Recorded:
+    """Record one journal export: who, what, the bytes' digest and the head.
+
+    `files` holds, per file sent, {part, rows, sha256, bytes, totals}; the
+    event's top-level rows, totals, sha256 and bytes are the first file's
+    (an XLSX export is one file holding both parts).
+    """
+    assert files, "an export sends at least one file"
+    main = files[0]
+    payload = {
+        "actor": actor, "from": first.isoformat(), "to": last.isoformat(), "format": format,
+        "part": part, "rows": main["rows"], "totals": main["totals"], "sha256": main["sha256"],
+        "bytes": main["bytes"], "head_position": head.position, "head_hash": head.hash,
+        "files": files,
+    }
+    result = append([NewEvent(stream=EXPORTS_STREAM, type=JOURNAL_EXPORTED, payload=payload,
+                              schema_version=SCHEMA_VERSION, occurred_at=at or clock.now())],
+                    metadata=Metadata(actor=actor, source=SOURCE))
+    return Recorded(result.first_position, result.events[0].payload)
+
+
+def seal_day(*, gaming_day: dt.date, actor: str = "celery",
+             at: dt.datetime | None = None) -> Recorded:
+    """Verify the chain and seal one gaming day (once).
+
+    Raises ReportsError day_not_ended (409) before the day has ended at
+    every venue, chain_broken (409, after recording seal_refused).
+    """
+    key = seal_key(gaming_day)
+    recorded = recorded_result(key)
+    if recorded is not None:
+        return Recorded(recorded[0].position, recorded[0].payload, replayed=True)
+    now = at or clock.now()
+    running = sorted(v.code for v in Venue.objects.all() if venue_day(v, now) <= gaming_day)
+    if running:
+        raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
+                           f"gaming day {gaming_day.isoformat()} has not ended everywhere",
+                           status=409, gaming_day=gaming_day.isoformat(), venues=running)
+    metadata = Metadata(actor=actor, source=SOURCE)
+    verified = verify_chain()
+    if not verified.ok:
+        append([NewEvent(stream=SEAL_STREAM, type=SEAL_REFUSED, payload={
+            "gaming_day": gaming_day.isoformat(), "bad_position": verified.bad_position,
+            "problem": verified.problem, "verified_events": verified.events},
+            schema_version=SCHEMA_VERSION, occurred_at=now)], metadata=metadata)
+        raise ReportsError(ReportsErrorCode.CHAIN_BROKEN,
+                           f"the hash chain does not verify: {verified.problem}", status=409,
+                           bad_position=verified.bad_position, problem=verified.problem)
+    head_position = verified.events
+    payload = {"gaming_day": gaming_day.isoformat(), "head_position": head_position,
+               "head_hash": _hash_at(head_position), **_day_end(gaming_day, head_position),
+               "verified_events": verified.events}
+    result = append([NewEvent(stream=SEAL_STREAM, type=DAY_SEALED, payload=payload,
+                              schema_version=SCHEMA_VERSION, occurred_at=now)],
+                    idempotency_key=key,
+                    request={"op": "seal_day", "gaming_day": gaming_day.isoformat()},
+                    metadata=metadata)
+    return Recorded(result.first_position, result.events[0].payload,
+                    replayed=result.replayed)
+
+
+def seal_ended_days(*, actor: str = "celery", at: dt.datetime | None = None
+                    ) -> list[Recorded]:
+    """Seal, oldest first, every ended gaming day after the last one sealed.
+
+    "Ended" is ended at every registered venue. With no seal yet, it starts
+    from the first gaming day in the log, at most SEAL_CATCH_UP_DAYS_MAX
+    days back, so a beat that was down catches up and a first run on an old
+    log does not verify the chain hundreds of times.
+    """
+    now = at or clock.now()
+    venues = list(Venue.objects.all())
+    if venues:
+        last_ended = min(venue_day(v, now) for v in venues) - dt.timedelta(days=1)
+    else:
+        last_ended = timezone.localdate(now) - dt.timedelta(days=1)
+    from .models import DaySeal
+
+    last_sealed = DaySeal.objects.order_by("-gaming_day").values_list(
+        "gaming_day", flat=True).first()
+    if last_sealed is not None:
+        first = last_sealed + dt.timedelta(days=1)
+    else:
+        first = Event.objects.order_by("gaming_day").values_list(
+            "gaming_day", flat=True).first() or last_ended
+    first = max(first, last_ended - dt.timedelta(days=SEAL_CATCH_UP_DAYS_MAX - 1))
+    sealed = []
+    day = first
+    while day <= last_ended:
+        sealed.append(seal_day(gaming_day=day, actor=actor, at=now))
+        day += dt.timedelta(days=1)
+    return sealed
+
+
+def _hash_at(position: int) -> str:
+    from ledger.canonical import GENESIS_HASH
+
+    if position == 0:
+        return GENESIS_HASH
+    return Event.objects.values_list("hash", flat=True).get(position=position)
+
+
+def _day_end(day: dt.date, head_position: int) -> dict[str, Any]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT max(position) FILTER (WHERE gaming_day <= %s),"
+            " count(*) FILTER (WHERE gaming_day = %s)"
+            " FROM ledger_event WHERE position <= %s",
+            [day, day, head_position])
+        last_position, day_events = cursor.fetchone()
+    last_position = last_position or 0
+    return {"day_last_position": last_position, "day_last_hash": _hash_at(last_position),
+            "day_events": day_events}

@@ -1,0 +1,55 @@
+"""Event types of the reports app, their streams and idempotency keys.
+
+The reports write no postings: their events are the record of what was
+closed, exported and sealed, each holding the ledger head (position and
+hash) it was computed at, so an auditor can later recompute the same figures
+or bytes from the log up to that position and compare.
+
+Streams and keys:
+
+    reports/close/<venue>/<day>   day_closed (one per venue and gaming day;
+                                  key reports/close/<venue>/<day>)
+    reports/exports               journal_exported (one per export; no key:
+                                  each export is its own fact)
+    reports/seal                  day_sealed (key reports/seal/<day>),
+                                  seal_refused (the chain failed to verify)
+
+Payloads (amounts in minor units, debit positive unless a figure says
+otherwise):
+
+    day_closed        venue, gaming_day, head_position, head_hash, reconciled,
+                      differences[...], checks{...}, lines[...], figures{...},
+                      notes[...], postings, events
+    journal_exported  actor, from, to, format, part, rows, events, totals
+                      {currency: {debit_minor, credit_minor}}, sha256, bytes,
+                      head_position, head_hash, files[{part, rows, sha256,
+                      bytes}]
+    day_sealed        gaming_day, head_position, head_hash,
+                      day_last_position, day_last_hash, day_events,
+                      verified_events
+    seal_refused      gaming_day, bad_position, problem, verified_events
+"""
+
+SCHEMA_VERSION = 1
+SOURCE = "casino.reports"
+
+DAY_CLOSED = "reports.day_closed"
+JOURNAL_EXPORTED = "reports.journal_exported"
+DAY_SEALED = "reports.day_sealed"
+SEAL_REFUSED = "reports.seal_refused"
+
+PROJECTED_TYPES = frozenset({DAY_CLOSED, JOURNAL_EXPORTED, DAY_SEALED})
+EXPORTS_STREAM = "reports/exports"
+SEAL_STREAM = "reports/seal"
+
+
+def close_stream(venue: str, day) -> str:
+    return f"reports/close/{venue}/{day.isoformat()}"
+
+
+def close_key(venue: str, day) -> str:
+    return f"reports/close/{venue}/{day.isoformat()}"
+
+
+def seal_key(day) -> str:
+    return f"reports/seal/{day.isoformat()}"

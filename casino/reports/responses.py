@@ -1,0 +1,56 @@
+"""HTTP responses of a journal export, shared by the API and the admin.
+
+CSV goes out as a StreamingHttpResponse over journal.CsvExport (recorded
+when its last chunk has been produced); XLSX is written to a temporary file
+first (constant memory), recorded, then streamed from it by FileResponse.
+Headers name the head the export was read at, so the person downloading
+can find the export's event: X-Ledger-Head-Position, X-Ledger-Head-Hash,
+and for XLSX X-Export-SHA256 and X-Export-Event-Position.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.http import FileResponse, StreamingHttpResponse
+
+from . import commands
+from .journal import CsvExport, write_xlsx
+from .reading import head_at
+
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
+                     head_position: int | None, actor: str):
+    """Return the export as a streamed response; the export records itself."""
+    head = head_at(head_position)
+    name = f"journal-{first.isoformat()}-{last.isoformat()}"
+    if format == "xlsx":
+        export = write_xlsx(first, last, head=head)
+        files = [{"part": "workbook", "rows": export.journal.rows + export.trial_balance.rows,
+                  "sha256": export.sha256, "bytes": export.bytes,
+                  "totals": export.journal.totals(),
+                  "journal_rows": export.journal.rows,
+                  "trial_balance_rows": export.trial_balance.rows}]
+        recorded = commands.record_export(actor=actor, first=first, last=last, format="xlsx",
+                                          part="workbook", head=head, files=files)
+        response = FileResponse(export.file, as_attachment=True, filename=f"{name}.xlsx",
+                                content_type=XLSX_CONTENT_TYPE)
+        response["X-Export-SHA256"] = export.sha256
+        response["X-Export-Event-Position"] = str(recorded.position)
+    else:
+        def record(csv_export: CsvExport):
+            tally = csv_export.tally
+            return commands.record_export(
+                actor=actor, first=first, last=last, format="csv", part=part, head=head,
+                files=[{"part": part, "rows": tally.rows, "sha256": tally.digest.hexdigest(),
+                        "bytes": tally.bytes, "totals": tally.totals()}])
+
+        suffix = "" if part == "journal" else "-trial-balance"
+        export = CsvExport(first, last, part=part, head=head, record=record)
+        response = StreamingHttpResponse(iter(export), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}{suffix}.csv"'
+    response["X-Ledger-Head-Position"] = str(head.position)
+    response["X-Ledger-Head-Hash"] = head.hash
+    return response
