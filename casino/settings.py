@@ -70,6 +70,14 @@ INSTALLED_APPS = [
     "casino.demo",
 ]
 
+# Officers and auditors who are not superusers may view the ledger's and the
+# event-backed apps' admin pages by their role (view only: every ModelAdmin
+# refuses add, change and delete), casino/officers/backends.py.
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "casino.officers.backends.RoleViewBackend",
+]
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Serves the admin's static files under gunicorn (compose) without nginx.

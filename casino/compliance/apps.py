@@ -9,8 +9,14 @@ class ComplianceConfig(AppConfig):
     def ready(self) -> None:
         from ledger import projections as ledger_projections
 
-        from .projections import ActivityProjection, AlertProjection, CorrectionProjection
+        from .projections import (
+            ActivityProjection,
+            AlertProjection,
+            CaseProjection,
+            CorrectionProjection,
+        )
 
         ledger_projections.register(ActivityProjection())
         ledger_projections.register(AlertProjection())
         ledger_projections.register(CorrectionProjection())
+        ledger_projections.register(CaseProjection())

@@ -14,6 +14,13 @@ class ComplianceErrorCode(StrEnum):
     NOT_APPROVER = "not_an_approver"
     WRONG_STATE = "correction_not_pending"
     INVALID_CORRECTION = "invalid_correction"
+    UNKNOWN_CASE = "unknown_case"
+    INVALID_CASE = "invalid_case_request"
+    CASE_TRANSITION = "case_transition_not_allowed"
+    CASE_CLOSED = "case_closed"
+    UNKNOWN_POSITION = "unknown_event_position"
+    NOT_OFFICER = "not_a_compliance_officer"
+    ALERT_HANDLED = "alert_already_handled"
 
 
 class ComplianceError(CodedError):

@@ -120,3 +120,128 @@ class Correction(models.Model):
     @transition(field=state, source=CorrectionState.APPROVED, target=CorrectionState.POSTED)
     def post(self) -> None:
         pass
+
+
+class CaseState(models.TextChoices):
+    OPEN = "open"
+    INVESTIGATING = "investigating"
+    ESCALATED = "escalated"
+    CLOSED = "closed"
+
+
+class Case(models.Model):
+    """An officer's investigation: the alerts and events it concerns, its notes.
+
+    open -> investigating -> escalated -> closed, or investigating -> closed
+    (django-fsm guards each step in casino.compliance.cases; the projection
+    then sets the state the `case_state_changed` event records). Closing
+    needs a reason.
+    """
+
+    id = models.CharField(max_length=40, primary_key=True)
+    title = models.CharField(max_length=200)
+    state = FSMField(default=CaseState.OPEN, choices=CaseState.choices, protected=False)
+    alert_id = models.CharField(max_length=80, blank=True)
+    player_id = models.CharField(max_length=40, blank=True)
+    venue = models.CharField(max_length=60, blank=True)
+    opened_by = models.CharField(max_length=150)
+    opened_at = models.DateTimeField()
+    state_changed_by = models.CharField(max_length=150, blank=True)
+    state_changed_at = models.DateTimeField(null=True, blank=True)
+    closed_reason = models.TextField(blank=True)
+    notes_count = models.IntegerField(default=0)
+    opened_position = models.BigIntegerField()
+    last_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["-opened_position"]
+        indexes = [models.Index(fields=["state", "opened_position"],
+                                name="compliance_case_state")]
+
+    def __str__(self) -> str:
+        return f"case {self.id}: {self.title} ({self.state})"
+
+    # Transitions guard the commands; nothing calls save() on a case.
+    @transition(field=state, source=CaseState.OPEN, target=CaseState.INVESTIGATING)
+    def investigate(self) -> None:
+        pass
+
+    @transition(field=state, source=CaseState.INVESTIGATING, target=CaseState.ESCALATED)
+    def escalate(self) -> None:
+        pass
+
+    @transition(field=state, source=[CaseState.INVESTIGATING, CaseState.ESCALATED],
+                target=CaseState.CLOSED)
+    def close(self) -> None:
+        pass
+
+
+class CaseNote(models.Model):
+    """One note on a case, in the order written (the event's position is its id)."""
+
+    position = models.BigIntegerField(primary_key=True)
+    case = models.ForeignKey(Case, on_delete=models.DO_NOTHING, db_constraint=False,
+                             related_name="notes")
+    author = models.CharField(max_length=150)
+    text = models.TextField()
+    written_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"note #{self.position} on case {self.case_id}"
+
+
+class CaseLink(models.Model):
+    """An event a case concerns, by its ledger position."""
+
+    key = models.CharField(max_length=80, primary_key=True)  # "<case_id>/<position>"
+    case = models.ForeignKey(Case, on_delete=models.DO_NOTHING, db_constraint=False,
+                             related_name="links")
+    position = models.BigIntegerField()
+    linked_by = models.CharField(max_length=150)
+    linked_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["case_id", "position"]
+        indexes = [models.Index(fields=["position"], name="compliance_caselink_position")]
+
+    def __str__(self) -> str:
+        return f"case {self.case_id} concerns #{self.position}"
+
+
+class AlertDismissal(models.Model):
+    """An alert an officer reviewed and closed without opening a case."""
+
+    alert_id = models.CharField(max_length=80, primary_key=True)
+    dismissed_by = models.CharField(max_length=150)
+    reason = models.TextField()
+    dismissed_at = models.DateTimeField()
+    position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["-position"]
+
+    def __str__(self) -> str:
+        return f"{self.alert_id} dismissed"
+
+
+class ChainVerification(models.Model):
+    """One recorded run of the hash-chain verification (compliance.chain_verified)."""
+
+    position = models.BigIntegerField(primary_key=True)
+    ok = models.BooleanField()
+    events = models.BigIntegerField()
+    head_position = models.BigIntegerField()
+    head_hash = models.CharField(max_length=64, blank=True)
+    bad_position = models.BigIntegerField(null=True, blank=True)
+    problem = models.TextField(blank=True)
+    verified_by = models.CharField(max_length=150)
+    verified_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-position"]
+
+    def __str__(self) -> str:
+        return f"verification #{self.position}: {'ok' if self.ok else 'FAILED'}"

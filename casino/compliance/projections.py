@@ -1,4 +1,4 @@
-"""Projections: wagering and cash activity, alerts, corrections."""
+"""Projections: wagering and cash activity, alerts, corrections, cases."""
 
 from __future__ import annotations
 
@@ -10,14 +10,34 @@ from django.db.models import F
 from ledger import RecordedEvent
 
 from .events import (
+    ALERT_DISMISSED,
     ALERT_RAISED,
     ATTEMPT_REJECTED,
+    CASE_EVENT_TYPES,
+    CASE_EVENTS_LINKED,
+    CASE_NOTE_ADDED,
+    CASE_OPENED,
+    CASE_STATE_CHANGED,
+    CHAIN_VERIFIED,
     CORRECTION_APPROVED,
     CORRECTION_POSTED,
     CORRECTION_PROPOSED,
     CORRECTION_REJECTED,
 )
-from .models import Alert, AlertKind, CashActivity, Correction, CorrectionState, PlayerActivity
+from .models import (
+    Alert,
+    AlertDismissal,
+    AlertKind,
+    Case,
+    CaseLink,
+    CaseNote,
+    CaseState,
+    CashActivity,
+    ChainVerification,
+    Correction,
+    CorrectionState,
+    PlayerActivity,
+)
 
 # Rules a player set or the venue fixes as a running total: hitting one is a
 # "limit hit" for the officers' screens; other refusals are plain rejections.
@@ -133,3 +153,72 @@ class CorrectionProjection:
                     decision_note=p.get("note", ""),
                 )
             Correction.objects.filter(id=p["correction_id"]).update(**update)
+
+
+class CaseProjection:
+    """Cases, their notes and the events they concern; alert dismissals;
+    recorded chain verifications."""
+
+    name = "compliance.cases"
+    event_types = CASE_EVENT_TYPES | {ALERT_DISMISSED, CHAIN_VERIFIED}
+
+    def reset(self) -> None:
+        CaseLink.objects.all().delete()
+        CaseNote.objects.all().delete()
+        Case.objects.all().delete()
+        AlertDismissal.objects.all().delete()
+        ChainVerification.objects.all().delete()
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            p = event.payload
+            actor = event.metadata.get("actor", "")
+            if event.type == CHAIN_VERIFIED:
+                ChainVerification.objects.create(
+                    position=event.position, ok=p["ok"], events=p["events"],
+                    head_position=p["head_position"], head_hash=p.get("head_hash", ""),
+                    bad_position=p.get("bad_position"), problem=p.get("problem", ""),
+                    verified_by=actor, verified_at=event.occurred_at)
+                continue
+            if event.type == ALERT_DISMISSED:
+                AlertDismissal.objects.create(
+                    alert_id=p["alert_id"], dismissed_by=actor, reason=p["reason"],
+                    dismissed_at=event.occurred_at, position=event.position)
+                continue
+            case_id = p["case_id"]
+            if event.type == CASE_OPENED:
+                Case.objects.create(
+                    id=case_id, title=p["title"], alert_id=p.get("alert_id", ""),
+                    player_id=p.get("player_id", ""), venue=p.get("venue", ""),
+                    opened_by=actor, opened_at=event.occurred_at,
+                    opened_position=event.position, last_position=event.position)
+                self._link(case_id, p["positions"], actor, event.position)
+                if p.get("note"):
+                    self._note(case_id, event, p["note"], actor)
+                continue
+            update: dict = {"last_position": event.position}
+            if event.type == CASE_NOTE_ADDED:
+                self._note(case_id, event, p["text"], actor)
+                update["notes_count"] = F("notes_count") + 1
+            elif event.type == CASE_EVENTS_LINKED:
+                self._link(case_id, p["positions"], actor, event.position)
+            elif event.type == CASE_STATE_CHANGED:
+                update.update(state=p["to_state"], state_changed_by=actor,
+                              state_changed_at=event.occurred_at)
+                if p["to_state"] == CaseState.CLOSED:
+                    update["closed_reason"] = p.get("reason", "")
+            Case.objects.filter(id=case_id).update(**update)
+
+    @staticmethod
+    def _note(case_id: str, event: RecordedEvent, text: str, actor: str) -> None:
+        CaseNote.objects.create(position=event.position, case_id=case_id, author=actor,
+                                text=text, written_at=event.occurred_at)
+        if event.type == CASE_OPENED:
+            Case.objects.filter(id=case_id).update(notes_count=1)
+
+    @staticmethod
+    def _link(case_id: str, positions, actor: str, at_position: int) -> None:
+        CaseLink.objects.bulk_create([
+            CaseLink(key=f"{case_id}/{position}", case_id=case_id, position=position,
+                     linked_by=actor, linked_position=at_position)
+            for position in positions])

@@ -2,6 +2,15 @@
 
 from django.urls import path
 
+from .case_views import (
+    AlertDismissalsView,
+    CaseDetailsView,
+    CaseEventsView,
+    CaseNotesView,
+    CasesView,
+    CaseStateView,
+    ChainVerificationsView,
+)
 from .views import (
     AlertDetailsView,
     AlertsView,
@@ -24,4 +33,14 @@ urlpatterns = [
          name="correction-approval"),
     path("corrections/<str:correction_id>/reject", CorrectionRejectionView.as_view(),
          name="correction-rejection"),
+    path("compliance/cases", CasesView.as_view(), name="cases"),
+    path("compliance/cases/<str:case_id>", CaseDetailsView.as_view(), name="case-details"),
+    path("compliance/cases/<str:case_id>/notes", CaseNotesView.as_view(), name="case-notes"),
+    path("compliance/cases/<str:case_id>/state", CaseStateView.as_view(), name="case-state"),
+    path("compliance/cases/<str:case_id>/events", CaseEventsView.as_view(),
+         name="case-events"),
+    path("compliance/alert-dismissals", AlertDismissalsView.as_view(),
+         name="alert-dismissals"),
+    path("compliance/chain-verifications", ChainVerificationsView.as_view(),
+         name="chain-verifications"),
 ]
