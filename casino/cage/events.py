@@ -50,3 +50,18 @@ def chips_outstanding(venue: str) -> str:
 def bank_clearing(venue: str) -> str:
     """Bank transfers to and from players, not yet settled with the bank (asset)."""
     return f"bank/{venue}/clearing"
+
+
+def payouts_due(venue: str) -> str:
+    """Wins owed to players' bank accounts, not yet transferred (liability).
+
+    What a win credits beyond the gaming account's ceiling (decision
+    online.account.balance_overflow, 002:L3068-3070; casino/cage/credits.py):
+    each posting's event carries an `overflow` block naming the player.
+    """
+    return f"bank/{venue}/payouts_due"
+
+
+# The payload key of the overflow block(s) of an event whose credit to a
+# gaming account was split at the ceiling (casino/cage/credits.py).
+OVERFLOW_KEY = "overflow"

@@ -23,6 +23,14 @@ Part IV maximum), games.progressive.paid_from_pool (a share of every
 progressive stake goes to the pool's pending account; hits are signalled,
 `signals.progressive_hit`, for the jackpots app to pay), games.baccara.cover
 (the bank bounds the punto stakes, the excess is void).
+
+A player's return (settlement) or stake back (void) is credited to the
+gaming account only up to its ceiling; the rest goes to
+`bank/<venue>/payouts_due` and the event's payload carries an `overflow`
+block (ray-online decision online.account.balance_overflow, 002:L3068-3070;
+casino/cage/credits.py). The split is read before the append: a deposit
+committed in between makes the ledger refuse the append with
+BalanceMaxExceeded, and the command splits again from a new read.
 """
 
 from __future__ import annotations
@@ -39,7 +47,8 @@ from django.db import transaction
 
 from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.events import gaming_account
+from casino.cage.credits import credit_players, overflow_blocks
+from casino.cage.events import OVERFLOW_KEY, gaming_account
 from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
 from casino.compliance.models import AlertKind
 from casino.compliance.pipeline import Attempt, authorize, raise_recorded_rejection, venue_day
@@ -50,7 +59,13 @@ from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, RuleTable, Venue
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent, append
 from ledger import open_account
-from ledger.errors import AccountExists, IdempotencyConflict, InsufficientFunds, StaleVersion
+from ledger.errors import (
+    AccountExists,
+    BalanceMaxExceeded,
+    IdempotencyConflict,
+    InsufficientFunds,
+    StaleVersion,
+)
 from ledger.canonical import request_fingerprint
 from ledger.models import Account, AccountType, IdempotencyRecord, Stream
 from ledger.store import recorded_result
@@ -497,7 +512,9 @@ def settle_round(*, round_id: str, declared_minor: Mapping[str, int] | None = No
             result = _append(events, accounts, place=ctx.place, at=at,
                              expected_versions={ctx.stream: ctx.version},
                              idempotency_key=idempotency_key, request=request, actor=actor)
-        except (StaleVersion, AccountExists):
+        except (StaleVersion, AccountExists, BalanceMaxExceeded):
+            # BalanceMaxExceeded: a deposit committed after the ceiling split
+            # was read (casino/cage/credits.py); split again from a new read.
             continue
         _announce_hits(result.events, ctx.table.venue)
         return _round_result(result.events, replayed=result.replayed)
@@ -529,15 +546,21 @@ def void_round(*, round_id: str, reason: str, actor: str, idempotency_key: str |
         for bet in ctx.bets:
             returned[bet.player_id] += bet.stake_minor
         currency = ctx.table.currency
-        postings = [Posting(gaming_account(p), -amount, currency)
-                    for p, amount in sorted(returned.items())]
+        # Stakes go back through the ceiling split too (decision
+        # online.account.balance_overflow): a deposit since the bet may have
+        # filled the account.
+        credits = credit_players(dict(sorted(returned.items())), currency=currency,
+                                 venue=ctx.table.venue, on=_local_date(ctx.place, at))
+        postings = [p for credit in credits.values() for p in credit.postings]
         total = sum(returned.values())
         if total:
             postings.append(Posting(table_stakes(ctx.table.id), total, currency))
-        event = NewEvent(stream=ctx.stream, type=ROUND_VOIDED,
-                         payload={"round_id": round_id, "reason": reason.strip(),
-                                  "returned": dict(sorted(returned.items())),
-                                  "cite": VOID_CITES.get(ctx.table.game, "002:L149")},
+        payload = {"round_id": round_id, "reason": reason.strip(),
+                   "returned": dict(sorted(returned.items())),
+                   "cite": VOID_CITES.get(ctx.table.game, "002:L149")}
+        if overflow_blocks(credits.values()):
+            payload[OVERFLOW_KEY] = overflow_blocks(credits.values())
+        event = NewEvent(stream=ctx.stream, type=ROUND_VOIDED, payload=payload,
                          postings=tuple(postings), schema_version=SCHEMA_VERSION,
                          occurred_at=at, gaming_day=venue_day(ctx.place, at))
         try:
@@ -546,7 +569,7 @@ def void_round(*, round_id: str, reason: str, actor: str, idempotency_key: str |
                              idempotency_key=idempotency_key,
                              request={"op": "void_round", "round_id": round_id,
                                       "reason": reason}, actor=actor)
-        except (StaleVersion, AccountExists):
+        except (StaleVersion, AccountExists, BalanceMaxExceeded):
             continue
         return _round_result(result.events, replayed=result.replayed)
     raise _concurrent()
@@ -567,22 +590,29 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: d
     win_max = _win_max(ctx)
     currency = ctx.table.currency
     table, venue, game = ctx.table.id, ctx.table.venue, ctx.table.game
+    returns = {player_id: _capped_return(items, win_max)[0]
+               for player_id, items in by_player.items()}
+    # Each player's return is credited up to the gaming account's ceiling and
+    # the rest is owed to their bank account (decision
+    # online.account.balance_overflow, 002:L3068-3070; casino/cage/credits.py).
+    credits = credit_players(returns, currency=currency, venue=venue, on=_local_date(
+        ctx.place, at))
     events, totals = [], defaultdict(int)
     for player_id, items in sorted(by_player.items()):
         staked = sum(i.stake_minor for i in items)
-        returned = sum(i.returned_minor for i in items)
+        returned, capped = _capped_return(items, win_max)
         commission = sum(i.commission_minor for i in items)
         pools: dict[str, int] = defaultdict(int)
         for i in items:
             if i.contribution_minor:
                 pools[jackpot_pending(venue, i.jackpot_kind)] += i.contribution_minor
         contribution = sum(pools.values())
-        capped = 0
-        if win_max is not None and returned - staked > win_max[0]:
-            capped = returned - staked - win_max[0]
-            returned -= capped
         house = staked - returned - commission - contribution
-        legs = [(table_stakes(table), staked), (gaming_account(player_id), -returned),
+        credit = credits[player_id]
+        if credit.amount_minor != returned:
+            raise InvariantViolation(f"the credit of {player_id} is not their return")
+        legs = [(table_stakes(table), staked),
+                *((p.account, p.amount_minor) for p in credit.postings),
                 (house_commission(venue, game), -commission),
                 *((account, -amount) for account, amount in sorted(pools.items())),
                 (house_games(venue, game), -house)]
@@ -598,6 +628,8 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: d
                          "category": CATEGORY, "staked_minor": staked,
                          "won_minor": returned},
         }
+        if credit.overflow is not None:
+            payload[OVERFLOW_KEY] = [credit.overflow]
         events.append(NewEvent(stream=ctx.stream, type=PLAYER_SETTLED, payload=payload,
                                postings=tuple(postings),
                                schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day))
@@ -611,6 +643,20 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: d
                                "contribution_minor", "house_minor")}},
                            schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day))
     return events
+
+
+def _capped_return(items: Sequence[Settled], win_max: tuple[int, str] | None
+                   ) -> tuple[int, int]:
+    """A player's return in a round after the venue's maximum win, and the part cut.
+
+    Decision games.max_win: the win (return less stakes) is capped per round.
+    """
+    staked = sum(i.stake_minor for i in items)
+    returned = sum(i.returned_minor for i in items)
+    capped = 0
+    if win_max is not None and returned - staked > win_max[0]:
+        capped = returned - staked - win_max[0]
+    return returned - capped, capped
 
 
 def _announce_hits(events: Sequence[RecordedEvent], venue: str) -> None:

@@ -32,9 +32,9 @@ class JackpotRollupAdmin(ReadOnlyAdmin):
 
 @admin.register(JackpotHit)
 class JackpotHitAdmin(ReadOnlyAdmin):
-    list_display = ["id", "pool", "state", "category", "hand_started_at", "balance_minor",
-                    "amount_minor", "top_up_minor", "approved_by", "paid_by"]
-    list_filter = ["state", "category", "pool"]
+    list_display = ["id", "pool", "trigger", "state", "category", "row", "hand_started_at",
+                    "balance_minor", "amount_minor", "top_up_minor", "approved_by", "paid_by"]
+    list_filter = ["state", "trigger", "category", "pool"]
     actions = ["approve_hits", "pay_hits"]
 
     def _decide(self, request, queryset, command, verb: str) -> None:
@@ -42,7 +42,7 @@ class JackpotHitAdmin(ReadOnlyAdmin):
             self.message_user(request, "Only compliance officers decide jackpot hits.",
                               messages.ERROR)
             return
-        for hit in queryset.order_by("hand_started_at"):
+        for hit in queryset.order_by("hand_started_at", "recorded_position"):
             try:
                 command(hit_id=hit.id, actor=request.user.get_username(),
                         idempotency_key=f"admin:{request.user.pk}:{verb}:{hit.id}")

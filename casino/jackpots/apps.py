@@ -7,12 +7,15 @@ class JackpotsConfig(AppConfig):
     verbose_name = "Jackpots"
 
     def ready(self) -> None:
+        from casino.games import signals as games_signals
         from casino.poker import signals as poker_signals
         from ledger import projections as ledger_projections
 
         from .projections import JackpotProjection
-        from .receivers import check_settled_hand
+        from .receivers import check_settled_hand, record_progressive
 
         ledger_projections.register(JackpotProjection())
         poker_signals.hand_settled.connect(check_settled_hand,
                                            dispatch_uid="jackpots.check_settled_hand")
+        games_signals.progressive_hit.connect(record_progressive,
+                                              dispatch_uid="jackpots.record_progressive")

@@ -28,6 +28,22 @@ if the remainder is below the guaranteed base (000:L3185-3186), a
 casino-funded top-up from `house/<venue>/jackpot_funding` in the same
 append. Near-simultaneous hits (000:L2854-2861) are approved and paid in the
 order their hands started: a later hand waits for the earlier one.
+
+Progressives (002:L2297, L2478; rows `jackpots.progressive.pools` and the
+decisions jackpots.progressive.* of ray-casino). The house games post a
+share of every THB and UTH progressive stake to the pool's pending account
+(rolled up daily like the drops) and, after a round settles, signal each
+winning progressive bet; `record_progressive_hit` records it as a hit keyed
+by the bet (checked against the settled event in the ledger). The same
+approve -> pay flow follows: a `pool_basis_points` row is that share of the
+posted balance at the hit (as jackpot.payout_base), a `pays` row is pays x
+the stake, the casino funding a shortfall of the pool first
+(jackpots.progressive.shortfall); no guaranteed base. Hits of one pool go
+in the order they were recorded.
+
+Payments are credited up to each gaming account's ceiling and the rest to
+`bank/<venue>/payouts_due` (decision online.account.balance_overflow,
+002:L3068-3070; casino/cage/credits.py).
 """
 
 from __future__ import annotations
@@ -38,11 +54,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from django.db import connection, transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.events import gaming_account
+from casino.cage.credits import credit_players, overflow_blocks
+from casino.cage.events import OVERFLOW_KEY, gaming_account
 from casino.poker.events import HAND_STARTED, TABLE_OPENED, table_stream
 from casino.rules import queries as rules
 from casino.rules.models import Figure, RulebookVersion, Venue
@@ -72,9 +89,10 @@ from .events import (
     POOL_OPENED,
     SCHEMA_VERSION,
     hit_key,
+    progressive_hit_key,
     rollup_key,
 )
-from .models import OPEN_HIT_STATES, JackpotHit, JackpotPool, JackpotRollup
+from .models import OPEN_HIT_STATES, HitTrigger, JackpotHit, JackpotPool, JackpotRollup
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +104,8 @@ ROLLUP_DELAY = dt.timedelta(minutes=5)
 CATCH_UP_DAYS_MAX = 400
 FIGURE_PREFIX = "jackpot.bad_beat."
 CATEGORIES = (1, 2)
+PROGRESSIVE_POOLS = "jackpots.progressive.pools"
+BASIS_POINTS_WHOLE = 10_000
 
 
 # ---------------------------------------------------------------------------
@@ -108,16 +128,27 @@ def pool_config(rulebook: RulebookVersion, kind: str) -> PoolConfig:
 
     Hits need trigger criteria and share figures; a rulebook without them
     (ray-casino, olympic-tallinn: posted configuration, see their decisions)
-    gives a pool that accumulates and rolls up but detects no hits.
+    gives a pool that accumulates and rolls up but detects no hits. A
+    progressive pool (a row of `jackpots.progressive.pools`) takes hits from
+    the games and has no guaranteed base (decision
+    jackpots.progressive.pool_terms, 002:L2297).
     """
-    figures = _figures(rulebook)
     if kind != BAD_BEAT:
-        return PoolConfig(rulebook, 0, None, False)
+        return PoolConfig(rulebook, 0, None, progressive_terms(rulebook, kind) is not None)
+    figures = _figures(rulebook)
     base = figures.get(FIGURE_PREFIX + "base_guarantee", 0)
     players_min = figures.get(FIGURE_PREFIX + "payout.min_players")
     criteria = any(key.startswith(FIGURE_PREFIX + "cat1.trigger.") for key in figures)
     share_rules = FIGURE_PREFIX + "cat1.loser_share" in figures
     return PoolConfig(rulebook, int(base), players_min, bool(criteria and share_rules))
+
+
+def progressive_terms(rulebook: RulebookVersion, kind: str) -> Mapping[str, Any] | None:
+    """The rulebook's row for a progressive pool kind, or None (002:L2297, L2478)."""
+    table = rules.rule_table(rulebook, PROGRESSIVE_POOLS)
+    if table is None:
+        return None
+    return next((row for row in table.rows if row["kind"] == kind), None)
 
 
 def _figures(rulebook: RulebookVersion) -> dict[str, Any]:
@@ -180,6 +211,18 @@ def ensure_pool(*, venue: str, kind: str = BAD_BEAT, actor: str = "system",
                     metadata=metadata)
     return PoolResult(pool_key(venue, kind), venue, kind, result.first_position,
                       not result.replayed)
+
+
+def ensure_progressive_pools(*, venue: str, actor: str = "system",
+                             at: dt.datetime | None = None) -> list[PoolResult]:
+    """Open a venue's progressive pools, one per row of `jackpots.progressive.pools`."""
+    place = rules.venue(venue)
+    at = at or clock.now()
+    rulebook = rules.rulebook_in_force(
+        place.rulebook_id, engine.day_of(at, place.time_zone, place.gaming_day_start))
+    table = rules.rule_table(rulebook, PROGRESSIVE_POOLS)
+    return [ensure_pool(venue=venue, kind=row["kind"], actor=actor, at=at)
+            for row in (table.rows if table else ())]
 
 
 def ensure_pools_for_pending_accounts(*, actor: str = "system") -> list[PoolResult]:
@@ -468,6 +511,113 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
     raise _concurrent()
 
 
+def record_progressive_hit(*, round_id: str, bet_id: str, player_id: str, venue: str,
+                           position: int, hit: Mapping[str, Any] | None = None
+                           ) -> HitResult | None:
+    """Record a house game's winning progressive bet as a jackpot hit, once per bet.
+
+    Called for `casino.games.signals.progressive_hit` after the round's
+    settlement committed (and again on its replays): the hit is appended
+    under `jackpots/progressive-hit/<bet_id>`, so a repeat returns it. The
+    prize is read from the settled event at `position` in the ledger (its
+    bet's `jackpot_hit`), never from the caller: `hit` must agree with it.
+    The hit awaits a compliance officer's approval (decision
+    jackpots.progressive.hit, 002:L2297, L2478), then `pay_hit` pays it.
+    Returns None (nothing written) when the venue's rulebook lists no such
+    pool. Raises JackpotError (422) when the event does not show this win.
+    """
+    key = progressive_hit_key(bet_id)
+    recorded = recorded_result(key)
+    if recorded is not None:
+        return _hit_result(recorded, replayed=True)
+    settled = _event(position)
+    facts = _progressive_facts(settled, round_id=round_id, bet_id=bet_id,
+                               player_id=player_id, venue=venue, hit=hit)
+    kind = facts["hit"]["kind"]
+    ensure_pool(venue=venue, kind=kind, actor="system", at=settled.occurred_at)
+    pool = _pool(venue, kind)
+    rulebook = rules.rulebook_in_force(pool.rulebook_id, settled.gaming_day)
+    if not pool_config(rulebook, kind).hits_enabled:
+        logger.warning("jackpots.progressive_hit_without_pool",
+                       extra={"bet_id": bet_id, "venue": venue, "kind": kind})
+        return None
+    won = facts["hit"]
+    box = str(facts["box"])
+    payload = {
+        "hit_id": bet_id, "trigger": HitTrigger.PROGRESSIVE.value, "venue": venue,
+        "kind": kind, "table_id": facts["table_id"], "hand_id": round_id,
+        "hand_started_at": settled.occurred_at.isoformat(), "hand_position": position,
+        "variant": facts["game"], "category": 0, "threshold": won["row"], "cite": won["cite"],
+        "players": {box: player_id}, "roles": {box: "winner"},
+        "hands": [{"seat": int(box), "value": None, "category": facts["hand"],
+                   "cards": facts["cards"], "uses_both_hole_cards": None}],
+        "bet_id": bet_id, "round_id": round_id, "row": won["row"],
+        "pool_basis_points": won.get("pool_basis_points"), "pays": won.get("pays"),
+        "stake_minor": won["stake_minor"],
+        "rulebook": {"id": rulebook.rulebook_id, "version": rulebook.version},
+    }
+    stream = pool_stream(venue, kind)
+    for _ in range(ATTEMPTS_MAX):
+        try:
+            result = append([NewEvent(stream=stream, type=HIT_RECORDED, payload=payload,
+                                      schema_version=SCHEMA_VERSION,
+                                      occurred_at=settled.occurred_at,
+                                      gaming_day=settled.gaming_day)],
+                            expected_versions={stream: _version(stream)},
+                            idempotency_key=key,
+                            request={"op": "progressive_hit", "bet_id": bet_id},
+                            metadata=Metadata(actor="system", source=SOURCE,
+                                              causation_id=str(position)))
+        except StaleVersion:
+            continue
+        logger.info("jackpots.hit_recorded", extra={"hit_id": bet_id, "venue": venue})
+        return _hit_result(result.events, replayed=result.replayed)
+    raise _concurrent()
+
+
+def _progressive_facts(settled: RecordedEvent, *, round_id: str, bet_id: str,
+                       player_id: str, venue: str, hit: Mapping[str, Any] | None
+                       ) -> dict[str, Any]:
+    """Check the settled event shows this bet winning a progressive; return its facts."""
+    from casino.games import events as games
+
+    def refuse(why: str) -> JackpotError:
+        return JackpotError(Code.HIT_NOT_VERIFIED,
+                            f"position {settled.position} does not show bet {bet_id} winning"
+                            f" a progressive: {why}", position=settled.position,
+                            bet_id=bet_id)
+
+    p = settled.payload
+    parsed = games.parse_round_id(round_id)
+    if settled.type != games.PLAYER_SETTLED or parsed is None or (
+            settled.stream != games.round_stream(*parsed)):
+        raise refuse(f"it is a {settled.type} on {settled.stream}")
+    if p.get("round_id") != round_id or p.get("player_id") != player_id:
+        raise refuse("another round or player")
+    record = next((b for b in p.get("bets", ()) if b.get("bet_id") == bet_id), None)
+    won = (record or {}).get("detail", {}).get("jackpot_hit")
+    if won is None or record.get("result") != "jackpot":
+        raise refuse("the bet did not win a progressive")
+    if hit is not None and dict(hit) != won:
+        raise refuse("the signalled prize differs from the recorded one")
+    table_id, _ = parsed
+    opened = (Event.objects.filter(stream=games.table_stream(table_id),
+                                   type=games.TABLE_OPENED)
+              .values_list("payload", flat=True).first())
+    if opened is None or opened.get("venue") != venue:
+        raise refuse(f"the table is not at {venue}")
+    placed = Event.objects.filter(stream=settled.stream, type=games.BET_PLACED,
+                                  payload__bet_id=bet_id).values_list("payload", flat=True).first()
+    box = str((placed or {}).get("spec", {}).get("box", 1))
+    outcome = (Event.objects.filter(stream=settled.stream, type=games.OUTCOME_RECORDED)
+               .order_by("-position").values_list("payload", flat=True).first() or {}
+               ).get("outcome", {})
+    hole = list((outcome.get("boxes") or {}).get(box) or ())
+    return {"hit": won, "table_id": table_id, "game": opened["game"], "box": box,
+            "hand": record["detail"].get("progressive_hand"),
+            "cards": hole + list(outcome.get("board") or ())[:3]}
+
+
 def approve_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> HitResult:
     """Approve a hit: fix each player's share of the posted pool balance.
 
@@ -487,26 +637,10 @@ def approve_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) 
         stream = pool_stream(pool.venue, pool.kind)
         version = _version(stream)
         balance = _balance_at_hit(hit)
-        recorded_hit = _event(hit.recorded_position).payload
-        rulebook = RulebookVersion.objects.get(rulebook_id=recorded_hit["rulebook"]["id"],
-                                               version=recorded_hit["rulebook"]["version"])
-        rule = share_rule(rulebook, hit.category)
-        amounts = engine.amounts(rule, balance_minor=balance, roles=hit.roles)
-        exact = engine.shares(rule, players=len(hit.roles),
-                              losers=list(hit.roles.values()).count("loser"),
-                              winners=list(hit.roles.values()).count("winner"))
-        each = {"loser": exact.loser_each, "winner": exact.winner_each,
-                "other": exact.other_each}
-        shares = [{"seat": int(seat), "player_id": hit.players[seat], "role": role,
-                   "fraction": f"{each[role].numerator}/{each[role].denominator}",
-                   "amount_minor": amounts[seat]}
-                  for seat, role in sorted(hit.roles.items(), key=lambda item: int(item[0]))]
-        total = sum(amounts.values())
-        payload = {"hit_id": hit_id, "approved_by": actor, "balance_minor": balance,
-                   "category": hit.category, "shares": shares, "amount_minor": total,
-                   "remainder_minor": (balance * exact.total).__floor__() - total
-                   if balance else 0,
-                   "rounding": "each share rounded down to the cent; the rest stays in the pool"}
+        if hit.trigger == HitTrigger.PROGRESSIVE:
+            payload = _progressive_approval(hit, balance, actor)
+        else:
+            payload = _bad_beat_approval(hit, balance, actor)
         try:
             result = append([NewEvent(stream=stream, type=HIT_APPROVED, payload=payload,
                                       schema_version=SCHEMA_VERSION)],
@@ -518,6 +652,61 @@ def approve_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) 
             continue
         return _hit_result(_hit_events(result.events), replayed=result.replayed)
     raise _concurrent()
+
+
+def _bad_beat_approval(hit: JackpotHit, balance: int, actor: str) -> dict[str, Any]:
+    """The shares of a bad-beat hit by the closed forms (decision jackpot.payout_formula)."""
+    recorded_hit = _event(hit.recorded_position).payload
+    rulebook = RulebookVersion.objects.get(rulebook_id=recorded_hit["rulebook"]["id"],
+                                           version=recorded_hit["rulebook"]["version"])
+    rule = share_rule(rulebook, hit.category)
+    amounts = engine.amounts(rule, balance_minor=balance, roles=hit.roles)
+    exact = engine.shares(rule, players=len(hit.roles),
+                          losers=list(hit.roles.values()).count("loser"),
+                          winners=list(hit.roles.values()).count("winner"))
+    each = {"loser": exact.loser_each, "winner": exact.winner_each,
+            "other": exact.other_each}
+    shares = [{"seat": int(seat), "player_id": hit.players[seat], "role": role,
+               "fraction": f"{each[role].numerator}/{each[role].denominator}",
+               "amount_minor": amounts[seat]}
+              for seat, role in sorted(hit.roles.items(), key=lambda item: int(item[0]))]
+    total = sum(amounts.values())
+    return {"hit_id": hit.id, "approved_by": actor, "balance_minor": balance,
+            "category": hit.category, "shares": shares, "amount_minor": total,
+            "remainder_minor": (balance * exact.total).__floor__() - total if balance else 0,
+            "rounding": "each share rounded down to the cent; the rest stays in the pool"}
+
+
+def _progressive_approval(hit: JackpotHit, balance: int, actor: str) -> dict[str, Any]:
+    """The prize of a progressive hit (002:L2297, L2478; its pay-table row).
+
+    `pool_basis_points`: that share of the posted balance at the hit
+    (decision jackpots.progressive.payout_base), rounded down to the cent,
+    the cents staying in the pool. `pays`: pays x the progressive stake,
+    whatever the pool holds (decision jackpots.progressive.shortfall: the
+    casino funds a shortfall at payment). Either is cut to the venue's
+    maximum single win (Part IV s.11, decision max_win.scope) if larger.
+    """
+    if hit.pool_basis_points is not None:
+        amount = balance * hit.pool_basis_points // BASIS_POINTS_WHOLE
+        fraction = f"{hit.pool_basis_points}/{BASIS_POINTS_WHOLE}"
+    else:
+        amount = hit.pays * hit.stake_minor
+        fraction = f"{hit.pays}x{hit.stake_minor}"
+    recorded = _event(hit.recorded_position).payload
+    rulebook = RulebookVersion.objects.get(rulebook_id=recorded["rulebook"]["id"],
+                                           version=recorded["rulebook"]["version"])
+    cap = rules.win_limit(rulebook)
+    capped = max(0, amount - cap.win_minor_max) if cap is not None else 0
+    amount -= capped
+    (seat, player_id), = hit.players.items()
+    return {"hit_id": hit.id, "approved_by": actor, "balance_minor": balance,
+            "category": hit.category, "amount_minor": amount, "remainder_minor": 0,
+            "shares": [{"seat": int(seat), "player_id": player_id, "role": "winner",
+                        "fraction": fraction, "amount_minor": amount}],
+            "win_capped_minor": capped,
+            "rounding": "a share of the pool is rounded down to the cent; the rest stays in"
+                        " the pool"}
 
 
 def _balance_at_hit(hit: JackpotHit) -> int:
@@ -570,9 +759,11 @@ def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> H
     (000:L3185-3186), `base_topped_up` (the casino's expense
     `house/<venue>/jackpot_funding` +top-up, pool -top-up). Pending
     contributions of the current day are not touched: they join the new
-    base at the roll-up. Raises JackpotError (404, 409; 422
-    account_ceiling when a share would take a gaming account over its
-    maximum: nothing is written).
+    base at the roll-up. Each share is credited up to the gaming account's
+    ceiling, the rest to `bank/<venue>/payouts_due` (casino/cage/credits.py);
+    a fixed progressive prize larger than the pool is first funded by the
+    casino (`base_topped_up`, reason shortfall). Raises JackpotError (404,
+    409).
     """
     recorded = recorded_result(idempotency_key)
     if recorded is not None:
@@ -586,39 +777,65 @@ def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> H
         version = _version(stream)
         balance = Account.objects.get(code=pool.pool_account).balance_minor
         amount = hit.amount_minor or 0
-        postings = [Posting(gaming_account(s["player_id"]), -s["amount_minor"], pool.currency)
-                    for s in hit.shares if s["amount_minor"]]
+        metadata = Metadata(actor=actor, source=SOURCE)
+        place = rules.venue(pool.venue)
+        owed: dict[str, int] = {}
+        for share in hit.shares:
+            if share["amount_minor"]:
+                owed[share["player_id"]] = owed.get(share["player_id"], 0) + share["amount_minor"]
+        # Each share up to the gaming account's ceiling, the rest owed to the
+        # player's bank account (decision online.account.balance_overflow,
+        # 002:L3068-3070; casino/cage/credits.py).
+        credits = credit_players(owed, currency=pool.currency, venue=pool.venue,
+                                 on=engine.day_of(clock.now(), place.time_zone,
+                                                  place.gaming_day_start),
+                                 metadata=metadata)
+        events = []
+        # A fixed prize larger than the pool: the casino funds the shortfall
+        # first, so the pool never goes negative (decision
+        # jackpots.progressive.shortfall).
+        shortfall = max(0, amount - balance)
+        if shortfall:
+            events.append(_top_up_event(stream, pool, hit_id, reason="shortfall",
+                                        balance_before_minor=balance, amount_minor=shortfall))
+        postings = [p for player_id in sorted(credits) for p in credits[player_id].postings]
         if amount:
             postings.insert(0, Posting(pool.pool_account, amount, pool.currency))
-        events = [NewEvent(stream=stream, type=HIT_PAID, schema_version=SCHEMA_VERSION,
-                           payload={"hit_id": hit_id, "paid_by": actor, "amount_minor": amount,
-                                    "shares": hit.shares},
-                           postings=tuple(postings))]
-        remainder = balance - amount
+        payload = {"hit_id": hit_id, "paid_by": actor, "amount_minor": amount,
+                   "shares": hit.shares}
+        overflow = overflow_blocks(credits[player_id] for player_id in sorted(credits))
+        if overflow:
+            payload[OVERFLOW_KEY] = overflow
+        events.append(NewEvent(stream=stream, type=HIT_PAID, schema_version=SCHEMA_VERSION,
+                               payload=payload, postings=tuple(postings)))
+        remainder = balance + shortfall - amount
         top_up = max(0, pool.base_guarantee_minor - remainder)
         if top_up:
-            events.append(NewEvent(
-                stream=stream, type=BASE_TOPPED_UP, schema_version=SCHEMA_VERSION,
-                payload={"hit_id": hit_id, "base_guarantee_minor": pool.base_guarantee_minor,
-                         "balance_before_minor": remainder, "amount_minor": top_up},
-                postings=(Posting(pool.funding_account, top_up, pool.currency),
-                          Posting(pool.pool_account, -top_up, pool.currency))))
-        place = rules.venue(pool.venue)
+            events.append(_top_up_event(stream, pool, hit_id, reason="base_guarantee",
+                                        balance_before_minor=remainder, amount_minor=top_up))
         try:
             result = _append_opening(
-                events, [s["player_id"] for s in hit.shares if s["amount_minor"]],
-                place=place, expected_versions={stream: version},
+                events, sorted(owed), place=place, expected_versions={stream: version},
                 idempotency_key=idempotency_key, request={"op": "pay_hit", "hit_id": hit_id},
-                metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
+                metadata=metadata)
+        except (StaleVersion, BalanceMaxExceeded):
+            # BalanceMaxExceeded: a deposit committed after the ceiling split
+            # was read; split again from a new read.
             continue
-        except BalanceMaxExceeded as error:
-            raise JackpotError(Code.ACCOUNT_CEILING,
-                               f"a share would take {error.details['account']} over its"
-                               f" maximum balance", account=error.details["account"],
-                               limit_minor=error.details["balance_max_minor"]) from None
         return _hit_result(_hit_events(result.events), replayed=result.replayed)
     raise _concurrent()
+
+
+def _top_up_event(stream: str, pool: JackpotPool, hit_id: str, *, reason: str,
+                  balance_before_minor: int, amount_minor: int) -> NewEvent:
+    """The casino's funding of a pool: to its guaranteed base, or a fixed prize's shortfall."""
+    return NewEvent(
+        stream=stream, type=BASE_TOPPED_UP, schema_version=SCHEMA_VERSION,
+        payload={"hit_id": hit_id, "reason": reason,
+                 "base_guarantee_minor": pool.base_guarantee_minor,
+                 "balance_before_minor": balance_before_minor, "amount_minor": amount_minor},
+        postings=(Posting(pool.funding_account, amount_minor, pool.currency),
+                  Posting(pool.pool_account, -amount_minor, pool.currency)))
 
 
 def _append_opening(events: list[NewEvent], player_ids: Sequence[str], *, place: Venue,
@@ -659,9 +876,13 @@ def _transition(hit: JackpotHit, name: str, code: Code) -> None:
 
 def _refuse_if_earlier_open(hit: JackpotHit) -> None:
     """Near-simultaneous hits go in the order their hands started (000:L2854-2861)."""
-    earlier = (JackpotHit.objects.filter(pool_id=hit.pool_id, state__in=OPEN_HIT_STATES,
-                                         hand_started_at__lt=hit.hand_started_at)
-               .exclude(id=hit.id).order_by("hand_started_at").first())
+    # Hits of one instant (two progressive boxes of one round) go in the
+    # order they were recorded (decision jackpots.progressive.order).
+    earlier = (JackpotHit.objects.filter(pool_id=hit.pool_id, state__in=OPEN_HIT_STATES)
+               .filter(Q(hand_started_at__lt=hit.hand_started_at)
+                       | Q(hand_started_at=hit.hand_started_at,
+                           recorded_position__lt=hit.recorded_position))
+               .exclude(id=hit.id).order_by("hand_started_at", "recorded_position").first())
     if earlier is not None:
         raise JackpotError(Code.EARLIER_HIT_OPEN,
                            f"hit {earlier.id} started earlier and is still {earlier.state};"

@@ -17,6 +17,7 @@ class JackpotErrorCode(StrEnum):
     INVALID_REQUEST = "invalid_jackpot_request"
     ACCOUNT_CEILING = "account_ceiling"
     CONCURRENT_UPDATE = "concurrent_update"
+    HIT_NOT_VERIFIED = "jackpot_hit_not_verified"
 
 
 class JackpotError(CodedError):

@@ -18,18 +18,36 @@ approvals and payouts of the pool. Payloads (amounts in minor units):
                             category, threshold, cite, players{seat: player},
                             roles{seat: loser|winner|other}, hands[{seat,
                             value, category, cards, uses_both_hole_cards}],
-                            rulebook{id, version}
+                            rulebook{id, version}.
+                            A progressive hit (house games) adds trigger
+                            "progressive", bet_id, round_id, row,
+                            pool_basis_points | pays, stake_minor; its
+                            hit_id is the bet id, hand_id the round id,
+                            table_id the game table, variant the game,
+                            category 0, threshold the row, hand_started_at
+                            the settlement time, players/roles {box: player
+                            / winner}, hands the hole cards and the flop.
     hit_approved            hit_id, approved_by, balance_minor (the posted
                             pool balance the shares are of), shares[{seat,
                             player_id, role, fraction "num/den", amount_minor}],
                             amount_minor (their sum), remainder_minor (cents
-                            rounded away, staying in the pool), rounding
+                            rounded away, staying in the pool), rounding;
+                            a progressive's fraction is "bp/10000" or
+                            "<pays>x<stake_minor>", plus win_capped_minor
     hit_rejected            hit_id, rejected_by, reason
     hit_paid                hit_id, paid_by, amount_minor, shares; postings
                             pool +amount, each player/<id>/account -share
-    base_topped_up          hit_id, base_guarantee_minor, balance_before_minor,
-                            amount_minor; postings house/<venue>/
-                            jackpot_funding +amount, pool -amount
+                            up to its ceiling and bank/<venue>/payouts_due
+                            -the rest, then an `overflow` list
+                            (casino/cage/credits.py, decision
+                            online.account.balance_overflow)
+    base_topped_up          hit_id, reason (base_guarantee, or shortfall: a
+                            fixed progressive prize larger than the pool,
+                            appended before hit_paid; absent in early
+                            events: base_guarantee), base_guarantee_minor,
+                            balance_before_minor, amount_minor; postings
+                            house/<venue>/jackpot_funding +amount,
+                            pool -amount
 """
 
 SCHEMA_VERSION = 1
@@ -54,3 +72,8 @@ def rollup_key(venue: str, kind: str, day) -> str:
 def hit_key(hand_id: str) -> str:
     """The idempotency key of the hit check of one settled hand."""
     return f"jackpots/hit-check/{hand_id}"
+
+
+def progressive_hit_key(bet_id: str) -> str:
+    """The idempotency key of the hit of one winning progressive bet (house games)."""
+    return f"jackpots/progressive-hit/{bet_id}"

@@ -82,6 +82,11 @@ class HitState(models.TextChoices):
 OPEN_HIT_STATES = (HitState.HIT, HitState.APPROVED)
 
 
+class HitTrigger(models.TextChoices):
+    BAD_BEAT = "bad_beat", "Bad beat (a poker hand)"
+    PROGRESSIVE = "progressive", "Progressive side bet (a house-game bet)"
+
+
 class JackpotHit(models.Model):
     """A triggered jackpot and its way to payment (django-fsm).
 
@@ -112,11 +117,22 @@ class JackpotHit(models.Model):
     paid_by = models.CharField(max_length=150, blank=True)
     reason = models.TextField(blank=True)
     top_up_minor = models.BigIntegerField(default=0)
+    # A progressive hit (trigger progressive): the winning bet and its
+    # pay-table row; the prize is pool_basis_points of the posted pool or
+    # pays x stake_minor. For these, table_id is the game table, hand_id the
+    # round, variant the game, category 0 and threshold the row.
+    trigger = models.CharField(max_length=20, choices=HitTrigger.choices,
+                               default=HitTrigger.BAD_BEAT)
+    bet_id = models.CharField(max_length=120, blank=True, default="")
+    row = models.CharField(max_length=40, blank=True, default="")
+    pool_basis_points = models.IntegerField(null=True, blank=True)
+    pays = models.IntegerField(null=True, blank=True)
+    stake_minor = models.BigIntegerField(null=True, blank=True)
     recorded_position = models.BigIntegerField()
     last_position = models.BigIntegerField()
 
     class Meta:
-        ordering = ["hand_started_at", "id"]
+        ordering = ["hand_started_at", "recorded_position"]
 
     def __str__(self) -> str:
         return f"{self.pool_id} {self.id} ({self.state})"

@@ -16,6 +16,7 @@ from .events import POOL_EVENT_TYPES
 from .models import (
     OPEN_HIT_STATES,
     HitState,
+    HitTrigger,
     JackpotHit,
     JackpotPool,
     JackpotRollup,
@@ -68,6 +69,9 @@ class JackpotProjection:
             threshold=p["threshold"], table_id=p["table_id"], hand_id=p["hand_id"],
             hand_started_at=dt.datetime.fromisoformat(p["hand_started_at"]),
             variant=p["variant"], players=p["players"], roles=p["roles"], hands=p["hands"],
+            trigger=p.get("trigger", HitTrigger.BAD_BEAT), bet_id=p.get("bet_id", ""),
+            row=p.get("row", ""), pool_basis_points=p.get("pool_basis_points"),
+            pays=p.get("pays"), stake_minor=p.get("stake_minor"),
             recorded_position=event.position, last_position=event.position)
         JackpotPool.objects.filter(key=key).update(
             status=PoolStatus.HIT, hits=F("hits") + 1, last_position=event.position)
@@ -92,8 +96,9 @@ class JackpotProjection:
         self._touch(event, paid_minor=F("paid_minor") + p["amount_minor"])
 
     def _base_topped_up(self, event: RecordedEvent, p) -> None:
-        JackpotHit.objects.filter(id=p["hit_id"]).update(top_up_minor=p["amount_minor"],
-                                                         last_position=event.position)
+        # A hit can be funded twice: a fixed prize's shortfall, then the base.
+        JackpotHit.objects.filter(id=p["hit_id"]).update(
+            top_up_minor=F("top_up_minor") + p["amount_minor"], last_position=event.position)
         self._touch(event, topped_up_minor=F("topped_up_minor") + p["amount_minor"])
 
     def _touch(self, event: RecordedEvent, **changes) -> None:

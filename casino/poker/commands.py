@@ -62,7 +62,8 @@ from django.db import transaction
 
 from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.events import cage_cash, gaming_account
+from casino.cage.credits import credit_player
+from casino.cage.events import OVERFLOW_KEY, cage_cash, gaming_account
 from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
 from casino.compliance.models import AlertKind
 from casino.compliance.pipeline import (
@@ -78,7 +79,13 @@ from casino.roles import Role, has_role
 from casino.rules.models import Figure, RulebookVersion, Venue
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent, append
 from ledger import open_account
-from ledger.errors import AccountExists, IdempotencyConflict, InsufficientFunds, StaleVersion
+from ledger.errors import (
+    AccountExists,
+    BalanceMaxExceeded,
+    IdempotencyConflict,
+    InsufficientFunds,
+    StaleVersion,
+)
 from ledger.models import Account, AccountType, Event, Stream
 from ledger.store import recorded_result
 
@@ -641,7 +648,10 @@ def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "accoun
     """Take a seat's whole stack off the table into the gaming account (or cash).
 
     The player leaves the seat. Refused while a hand runs (000:L281): 409,
-    nothing written.
+    nothing written. Into the account, the stack is credited up to the
+    account's ceiling and the rest goes to `bank/<venue>/payouts_due`, owed
+    to the player's bank account, with an `overflow` block in the payload
+    (ray-online decision online.account.balance_overflow, 002:L3068-3070).
     """
     recorded = recorded_result(idempotency_key)
     if recorded is not None:
@@ -663,12 +673,23 @@ def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "accoun
                              status=409, seat=seat)
         amount = sitting.stack_minor
         means = _means_account(paid_to, player_id, table.venue)
-        postings = ((Posting(table_stacks(table_id), amount, table.currency),
-                     Posting(means, -amount, table.currency)) if amount else ())
+        payload = {"table_id": table_id, "seat": seat, "player_id": player_id,
+                   "amount_minor": amount, "paid_to": paid_to}
+        credits: tuple[Posting, ...] = ((Posting(means, -amount, table.currency),)
+                                        if amount else ())
+        if amount and paid_to == "account":
+            # Up to the ceiling into the account, the rest owed to the bank
+            # account (decision online.account.balance_overflow, 002:L3068-3070).
+            credit = credit_player(player_id=player_id, amount_minor=amount,
+                                   currency=table.currency, venue=table.venue,
+                                   on=_local_date(place, at))
+            credits = credit.postings
+            if credit.overflow is not None:
+                payload[OVERFLOW_KEY] = [credit.overflow]
+        postings = ((Posting(table_stacks(table_id), amount, table.currency), *credits)
+                    if amount else ())
         event = NewEvent(
-            stream=table_stream(table_id), type=PLAYER_CASHED_OUT,
-            payload={"table_id": table_id, "seat": seat, "player_id": player_id,
-                     "amount_minor": amount, "paid_to": paid_to},
+            stream=table_stream(table_id), type=PLAYER_CASHED_OUT, payload=payload,
             postings=postings, schema_version=SCHEMA_VERSION, occurred_at=at,
             gaming_day=venue_day(place, at))
         try:
@@ -678,7 +699,9 @@ def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "accoun
                              request={"op": "cash_out", "table_id": table_id, "seat": seat,
                                       "player_id": player_id, "paid_to": paid_to},
                              actor=actor)
-        except (StaleVersion, AccountExists):
+        except (StaleVersion, AccountExists, BalanceMaxExceeded):
+            # BalanceMaxExceeded: a deposit committed after the ceiling split
+            # was read (casino/cage/credits.py); split again from a new read.
             continue
         return _seat_result(result.events[0], replayed=result.replayed)
     raise _concurrent()

@@ -17,7 +17,12 @@ Postings, debit positive: a transfer of A from role X to role Y is
 thus debits the player's gaming account and credits the prize pool, the
 bounties and the house's fees; a payout debits the pool and credits the
 gaming account. The ledger refuses a purchase above the account's balance
-(`insufficient_funds`, nothing written).
+(`insufficient_funds`, nothing written). A payout (prize, bounty, refund)
+is credited up to the gaming account's ceiling and the rest to
+`bank/<venue>/payouts_due`, with an `overflow` block in the payload
+(decision online.account.balance_overflow, 002:L3068-3070;
+casino/cage/credits.py); a deposit racing the split makes the append fail
+with BalanceMaxExceeded and the command splits again from a new read.
 
 Rulebook rows read when a tournament is announced (frozen into its
 `tournament_announced` event, so a later version changes later tournaments
@@ -43,7 +48,8 @@ from django_fsm import can_proceed
 
 from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.events import gaming_account
+from casino.cage.credits import credit_players, overflow_blocks
+from casino.cage.events import OVERFLOW_KEY, gaming_account
 from casino.compliance.events import ATTEMPT_REJECTED
 from casino.compliance.pipeline import (
     Attempt,
@@ -404,6 +410,10 @@ def _run(tournament_id: str, event_type: str, payload: dict[str, Any], *, actor:
                                "prizes_minor": dict(state.payout.prizes_minor),
                                "seats": list(state.payout.seats)}
         postings = _postings(transfers, tournament_id, row.venue, row.currency)
+        postings, overflow = _split_credits(postings, venue=row.venue, currency=row.currency,
+                                            on=day, metadata=metadata)
+        if overflow:
+            full[OVERFLOW_KEY] = overflow
         event = NewEvent(stream=stream, type=event_type, payload=full, postings=postings,
                          schema_version=ev.SCHEMA_VERSION, occurred_at=at, gaming_day=day)
         try:
@@ -413,18 +423,15 @@ def _run(tournament_id: str, event_type: str, payload: dict[str, Any], *, actor:
                 result = append([event], expected_versions={stream: version},
                                 idempotency_key=idempotency_key, request=request,
                                 metadata=metadata)
-        except (StaleVersion, AccountExists):
+        except (StaleVersion, AccountExists, BalanceMaxExceeded):
+            # BalanceMaxExceeded: a deposit committed after the ceiling split
+            # was read (casino/cage/credits.py); split again from a new read.
             continue
         except InsufficientFunds as error:
             raise TournamentError(
                 Code.INSUFFICIENT_FUNDS, "the gaming account holds less than the price;"
                 " there is no credit (002:L3033)", account=error.details.get("account"),
                 balance_minor=error.details.get("balance_minor"), cite="002:L3033") from None
-        except BalanceMaxExceeded as error:
-            raise TournamentError(
-                Code.ACCOUNT_CEILING, "the payout would take a gaming account over its"
-                " ceiling (002:L3070)", account=error.details.get("account"),
-                cite="002:L3070") from None
         return _result(tournament_id, result.events, replayed=result.replayed)
     raise TournamentError(Code.CONCURRENT_UPDATE, "the tournament changed during the request"
                           " each time it was tried; send it again", status=409)
@@ -492,6 +499,34 @@ def _postings(transfers: Sequence[Transfer], tournament_id: str, venue: str,
         totals[target] = totals.get(target, 0) - t.amount_minor
     return tuple(Posting(code, amount, currency)
                  for code, amount in sorted(totals.items()) if amount)
+
+
+def _split_credits(postings: Sequence[Posting], *, venue: str, currency: str, on: dt.date,
+                   metadata: Metadata) -> tuple[tuple[Posting, ...], list[dict[str, Any]]]:
+    """Split each credit to a gaming account at its ceiling (prizes, bounties, refunds).
+
+    Decision online.account.balance_overflow (002:L3068-3070): the part of a
+    payout above the account's ceiling goes to `bank/<venue>/payouts_due`,
+    owed to the player's bank account (casino/cage/credits.py). Debits (a
+    purchase) stay as they are: the ledger refuses an overdraft.
+    """
+    def credited(posting: Posting) -> bool:
+        code = posting.account
+        return code.startswith("player/") and code.endswith("/account") and (
+            posting.amount_minor < 0)
+
+    credits = {p.account[len("player/"):-len("/account")]: -p.amount_minor
+               for p in postings if credited(p)}
+    if not credits:
+        return tuple(postings), []
+    split = credit_players(credits, currency=currency, venue=venue, on=on, metadata=metadata)
+    kept = [p for p in postings if not credited(p)]
+    merged: dict[str, int] = {}
+    for posting in [*kept, *(p for c in split.values() for p in c.postings)]:
+        merged[posting.account] = merged.get(posting.account, 0) + posting.amount_minor
+    return (tuple(Posting(code, amount, currency) for code, amount in sorted(merged.items())
+                  if amount),
+            overflow_blocks(split[player] for player in sorted(split)))
 
 
 def _open_missing(postings: Sequence[Posting], *, tournament_id: str, venue: str,

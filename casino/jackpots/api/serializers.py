@@ -88,7 +88,8 @@ class ShareSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player_id = serializers.CharField()
     role = serializers.CharField(help_text="loser, winner or other.")
-    fraction = serializers.CharField(help_text="Exact share of the balance, num/den.")
+    fraction = serializers.CharField(help_text="Exact share of the balance, num/den; for a"
+                                     " fixed progressive prize, `<pays>x<stake_minor>`.")
     amount_minor = serializers.IntegerField()
 
 
@@ -113,6 +114,16 @@ class HitSerializer(serializers.Serializer):
     rejected_by = serializers.CharField()
     paid_by = serializers.CharField()
     reason = serializers.CharField()
+    trigger = serializers.CharField(help_text="bad_beat (a poker hand) or progressive (a"
+                                    " house-game side bet: hand_id is the round).")
+    bet_id = serializers.CharField(help_text="The winning progressive bet; empty for a bad"
+                                   " beat.")
+    row = serializers.CharField(help_text="The progressive pay-table row.")
+    pool_basis_points = serializers.IntegerField(
+        allow_null=True, help_text="A progressive prize as a share of the posted pool.")
+    pays = serializers.IntegerField(
+        allow_null=True, help_text="A progressive prize as a multiple of the stake.")
+    stake_minor = serializers.IntegerField(allow_null=True)
 
 
 class RejectSerializer(serializers.Serializer):

@@ -99,7 +99,8 @@ def test_rollup_all_opens_pools_for_pending_accounts_poker_opened(venues):
 
 def test_setup_jackpots_opens_the_pools_the_rulebooks_name(venues):
     """Veikkaus room, RAY casino and Tallinn have jackpot figures; the halls
-    and online venues do not. Running it twice opens nothing more."""
+    and online venues do not. The RAY casino also lists its THB and UTH
+    progressive pools (002:L2297, L2478). Running it twice opens nothing more."""
     from io import StringIO
 
     from django.core.management import call_command
@@ -107,6 +108,8 @@ def test_setup_jackpots_opens_the_pools_the_rulebooks_name(venues):
     out = StringIO()
     call_command("setup_jackpots", stdout=out)
     assert sorted(JackpotPool.objects.values_list("key", flat=True)) == [
-        "casino-helsinki/bad_beat", "olympic-tallinn/bad_beat", "poker-helsinki/bad_beat"]
+        "casino-helsinki/bad_beat", "casino-helsinki/holdem_bonus_progressive",
+        "casino-helsinki/ultimate_holdem_progressive", "olympic-tallinn/bad_beat",
+        "poker-helsinki/bad_beat"]
     call_command("setup_jackpots", "--rollup", stdout=out)
     assert "poker-helsinki/bad_beat: exists" in out.getvalue()

@@ -3,7 +3,9 @@
     manage.py setup_jackpots [--venue CODE] [--rollup]
 
 A venue has a bad-beat pool when its rulebook in force has bad-beat or
-jackpot-drop figures (veikkaus-poker-room, ray-casino, olympic-tallinn).
+jackpot-drop figures (veikkaus-poker-room, ray-casino, olympic-tallinn), and
+a progressive pool per row of `jackpots.progressive.pools` (ray-casino: the
+THB and UTH progressives).
 Pending accounts poker opened without a pool get one too. Idempotent.
 `--rollup` then rolls up every closed gaming day (what the beat does).
 """
@@ -35,6 +37,9 @@ class Command(BaseCommand):
                 figure_key__startswith="jackpot.").exists()
             if has_jackpot:
                 result = commands.ensure_pool(venue=place.code, kind=BAD_BEAT, actor="setup")
+                verb = "opened" if result.created else "exists"
+                self.stdout.write(f"{result.key}: {verb}")
+            for result in commands.ensure_progressive_pools(venue=place.code, actor="setup"):
                 verb = "opened" if result.created else "exists"
                 self.stdout.write(f"{result.key}: {verb}")
         for result in commands.ensure_pools_for_pending_accounts(actor="setup"):

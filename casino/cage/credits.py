@@ -1,0 +1,186 @@
+"""Credits to a gaming account that respect its ceiling: wins, prizes, jackpots, cash-outs.
+
+Every player's gaming account `player/<id>/account` opens with the online
+ceiling as its ledger maximum (`online.account.balance_max`, EUR 5,000,
+002:L3070; commands.account_ceiling). Decision
+`online.account.balance_overflow` of the ray-online rulebook
+(002:L3068-3070): a deposit over the ceiling is refused (the pipeline and
+the ledger do that), but a win cannot be refused, so a credit that would
+take the balance over the ceiling is split: up to the ceiling into the
+gaming account, the rest to `bank/<venue>/payouts_due` (events.payouts_due),
+a liability of the venue, owed to the player's bank account until the
+cage transfers it (that transfer is not modelled yet). The event that posts
+the split carries
+an `overflow` list in its payload, one block per player whose credit was
+split (`overflow_block`), so the officer and the transfer know whose money
+the liability holds.
+
+Decision (what counts as a win): every credit to a gaming account that is
+not a deposit: a house-game settlement, a tournament prize, bounty or
+refund, a jackpot payment, a poker cash-out to the account. Reason: none of
+them can be refused without keeping the player's money at a table or in a
+pool; only money the player chooses to bring in (a deposit, chips redeemed
+into the account) is refused at the ceiling.
+
+Concurrency. `credit_player` reads the account's committed balance; the
+caller appends afterwards. A deposit committed in between makes the
+ledger's writer (which re-checks every maximum under its lock, L4) refuse
+the append with BalanceMaxExceeded, and the caller starts again from the
+read, a bounded number of times (each caller's ATTEMPTS_MAX), then answers
+`concurrent_update`. So nothing is ever posted above the ceiling; a
+withdrawal in between only means the split left headroom unused, never an
+overdraft. Shared by casino.games, casino.tournaments, casino.jackpots and
+casino.poker (cash_out).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from casino import clock
+from casino.rules import queries as rules
+from ledger import InvariantViolation, Metadata, Posting, open_account
+from ledger.errors import AccountExists
+from ledger.models import Account, AccountType
+
+from .events import gaming_account, payouts_due
+
+DECISION = "online.account.balance_overflow"
+CITE = "002:L3068-3070"
+SOURCE = "casino.cage"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCredit:
+    """How one credit to a player is posted: the account's share and the overflow."""
+
+    player_id: str
+    venue: str
+    currency: str
+    amount_minor: int               # the whole credit (the win)
+    account: str                    # player/<id>/account
+    account_minor: int              # credited to the gaming account
+    overflow_minor: int             # credited to bank/<venue>/payouts_due
+    balance_before_minor: int       # the account's balance read
+    balance_max_minor: int | None   # its ceiling (None: no ceiling)
+    postings: tuple[Posting, ...]   # credits (negative amounts), debit positive
+
+    @property
+    def overflow(self) -> dict[str, Any] | None:
+        """The payload block describing the split, or None if nothing overflowed."""
+        if not self.overflow_minor:
+            return None
+        return {
+            "player_id": self.player_id,
+            "account": self.account,
+            "amount_minor": self.amount_minor,
+            "credited_minor": self.account_minor,
+            "overflow_minor": self.overflow_minor,
+            "balance_before_minor": self.balance_before_minor,
+            "balance_max_minor": self.balance_max_minor,
+            "payouts_due_account": payouts_due(self.venue),
+            "decision": DECISION,
+            "cite": CITE,
+        }
+
+
+def split_credit(amount_minor: int, *, balance_minor: int,
+                 balance_max_minor: int | None) -> tuple[int, int]:
+    """Return (to the gaming account, to payouts due) of a credit (pure).
+
+    The account takes what fits under its ceiling, to the cent; a balance
+    already at or over the ceiling (a ceiling lowered later) takes nothing.
+    """
+    if type(amount_minor) is not int or amount_minor < 0:
+        raise InvariantViolation(f"a credit is a non-negative integer, not {amount_minor!r}")
+    if balance_max_minor is None:
+        return amount_minor, 0
+    headroom = max(0, balance_max_minor - balance_minor)
+    to_account = min(amount_minor, headroom)
+    return to_account, amount_minor - to_account
+
+
+def credit_player(*, player_id: str, amount_minor: int, currency: str, venue: str,
+                  on: dt.date | None = None, metadata: Metadata | None = None
+                  ) -> PlayerCredit:
+    """Split one credit to a player's gaming account at its ceiling.
+
+    Reads the account's balance and maximum now (an account not opened yet
+    starts at 0 with the ceiling it would open with on `on`, the venue's
+    local date by default). If anything overflows, opens
+    `bank/<venue>/payouts_due` (idempotently) so the caller's append finds
+    it. Returns the postings to add to the caller's event (credits only:
+    the caller debits the source of the money) and the overflow block for
+    its payload. On BalanceMaxExceeded from the append, call again.
+    """
+    return credit_players({player_id: amount_minor}, currency=currency, venue=venue, on=on,
+                          metadata=metadata)[player_id]
+
+
+def credit_players(amounts: Mapping[str, int], *, currency: str, venue: str,
+                   on: dt.date | None = None, metadata: Metadata | None = None
+                   ) -> dict[str, PlayerCredit]:
+    """`credit_player` for several players at once (one read of their accounts).
+
+    Each player appears once: sum a player's credits in one append first, as
+    the ceiling bounds their total.
+    """
+    codes = {player_id: gaming_account(player_id) for player_id in amounts}
+    rows = {code: (balance, maximum) for code, balance, maximum in Account.objects.filter(
+        code__in=list(codes.values())).values_list("code", "balance_minor", "balance_max_minor")}
+    ceiling_new: list[int | None] = []   # computed once, only if an account is missing
+
+    def ceiling_for_new() -> int | None:
+        if not ceiling_new:
+            from .commands import account_ceiling
+
+            ceiling_new.append(account_ceiling(on or _local_today(venue)))
+        return ceiling_new[0]
+
+    credits = {}
+    for player_id, amount in amounts.items():
+        code = codes[player_id]
+        balance, maximum = rows[code] if code in rows else (0, ceiling_for_new())
+        to_account, overflow = split_credit(amount, balance_minor=balance,
+                                            balance_max_minor=maximum)
+        postings = []
+        if to_account:
+            postings.append(Posting(code, -to_account, currency))
+        if overflow:
+            postings.append(Posting(payouts_due(venue), -overflow, currency))
+        credits[player_id] = PlayerCredit(
+            player_id=player_id, venue=venue, currency=currency, amount_minor=amount,
+            account=code, account_minor=to_account, overflow_minor=overflow,
+            balance_before_minor=balance, balance_max_minor=maximum,
+            postings=tuple(postings))
+    if any(c.overflow_minor for c in credits.values()):
+        ensure_payouts_due(venue=venue, currency=currency, metadata=metadata)
+    return credits
+
+
+def overflow_blocks(credits: Iterable[PlayerCredit]) -> list[dict[str, Any]]:
+    """The payload's `overflow` list: one block per player whose credit was split."""
+    return [c.overflow for c in credits if c.overflow is not None]
+
+
+def ensure_payouts_due(*, venue: str, currency: str, metadata: Metadata | None = None) -> str:
+    """Open `bank/<venue>/payouts_due` once (a liability that never goes negative)."""
+    code = payouts_due(venue)
+    if not Account.objects.filter(code=code).exists():
+        try:
+            open_account(code=code, type=AccountType.LIABILITY, currency=currency,
+                         name=f"Wins due to players' bank accounts at {venue}",
+                         must_not_go_negative=True,
+                         metadata=metadata or Metadata(actor="system", source=SOURCE),
+                         idempotency_key=f"cage/account/{code}")
+        except AccountExists:
+            pass  # opened meanwhile by another request
+    return code
+
+
+def _local_today(venue: str) -> dt.date:
+    place = rules.venue(venue)
+    return clock.now().astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()

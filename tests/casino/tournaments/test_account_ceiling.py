@@ -1,0 +1,59 @@
+"""Tournament prizes and bounties above the gaming account's ceiling (002:L3070,
+EUR 5,000; ray-online decision online.account.balance_overflow, 002:L3068-3070):
+credited up to the ceiling, to the cent; the rest owed on bank/<venue>/payouts_due."""
+
+from __future__ import annotations
+
+from django.db.models import Sum
+
+from casino.cage.events import gaming_account, payouts_due
+from casino.tournaments import commands
+from casino.tournaments.events import bounties, prize_pool
+from ledger import rebuild_projections, verify_chain
+from ledger.models import Event, Posting
+
+from .conftest import balance, funded_player, key
+
+ROOM = "poker-helsinki"
+CEILING = 5_000_00
+
+
+def test_a_prize_and_bounty_crossing_the_ceiling_overflow_to_payouts_due(venues):
+    """000:L3374-3377: 600 + 70 progressive bounty. The winner starts at the
+    ceiling, pays 670, is paid a EUR 100 bounty (fits), then the pool of 800 and
+    their own bounty of 300: EUR 570 fits, EUR 530 is owed to the bank account."""
+    t = commands.announce(venue=ROOM, name="Friday bounty", format="progressive_bounty",
+                          entry={"prize_minor": 40000, "fee_minor": 7000,
+                                 "bounty_minor": 20000},
+                          re_entry=False, entries_per_player_max=1, actor="td",
+                          idempotency_key=key("announce")).tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    winner, loser = funded_player(CEILING), funded_player()
+    for p in (winner, loser):
+        commands.register(tournament_id=t, player_id=p.id, actor="cage", idempotency_key=key())
+    commands.start(tournament_id=t, actor="td", idempotency_key=key())
+    commands.eliminate(tournament_id=t, outs=[{"player_id": loser.id, "stack": 100}],
+                       eliminators={loser.id: [winner.id]}, actor="td", idempotency_key=key())
+    assert balance(gaming_account(winner.id)) == CEILING - 670_00 + 100_00
+    assert balance(payouts_due(ROOM)) == 0
+    commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
+    commands.finish(tournament_id=t, actor="td", idempotency_key=key())
+    assert balance(gaming_account(winner.id)) == CEILING
+    assert balance(payouts_due(ROOM)) == 800_00 + 300_00 - 570_00
+    assert balance(prize_pool(t)) == 0 and balance(bounties(t)) == 0
+    finished = Event.objects.get(type="tournaments.tournament_finished")
+    (block,) = finished.payload["overflow"]
+    assert (block["player_id"], block["amount_minor"], block["credited_minor"],
+            block["overflow_minor"]) == (winner.id, 1_100_00, 570_00, 530_00)
+    # The transfers (what the player won) are unchanged: the split is in the postings.
+    won = sum(tr["amount_minor"] for tr in finished.payload["transfers"]
+              if tr["to"] == f"player:{winner.id}")
+    assert won == 1_100_00
+    assert Posting.objects.aggregate(total=Sum("amount_minor"))["total"] == 0
+    assert verify_chain().ok
+    from casino.tournaments.models import Entrant, Tournament
+
+    live = list(Tournament.objects.values()), list(Entrant.objects.order_by("key").values())
+    rebuild_projections()
+    assert (list(Tournament.objects.values()),
+            list(Entrant.objects.order_by("key").values())) == live
