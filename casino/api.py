@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
@@ -44,6 +44,12 @@ class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable error code, e.g. `unknown_player`.")
     message = serializers.CharField()
     details = serializers.DictField(help_text="What the code refers to: ids, limits, cites.")
+
+
+BAD_REQUEST = OpenApiResponse(
+    ErrorSerializer,
+    description="Malformed request: `invalid_request` with the per-field messages in"
+                " `details` (a missing Idempotency-Key header included), or a coded error.")
 
 
 @extend_schema_field({"type": "string", "pattern": MONEY.pattern, "example": "150.00"})

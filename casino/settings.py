@@ -154,6 +154,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino.openapi.add_common_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "LimitKindEnum": "casino.players.models.LimitKind",
         "VerificationMethodEnum": "casino.players.models.VerificationMethod",

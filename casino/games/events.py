@@ -42,6 +42,10 @@ the rest to the house, commissions apart:
                     jackpot/<venue>/<kind>/pending -J_p (progressive shares)
                     house/<venue>/games/<game> -(S_p - R_p - C_p - J_p)
     round_voided    games/<table>/stakes +S         player/<id>/account -s
+
+A credit to player/<id>/account goes only up to the account's ceiling; the
+rest is posted to bank/<venue>/payouts_due and listed in the payload's
+"overflow" block (casino/cage/credits.py), for settlements and voids alike.
 """
 
 SCHEMA_VERSION = 1

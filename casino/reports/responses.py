@@ -2,7 +2,9 @@
 
 CSV goes out as a StreamingHttpResponse over journal.CsvExport (recorded
 when its last chunk has been produced); XLSX is written to a temporary file
-first (constant memory), recorded, then streamed from it by FileResponse.
+first (constant memory), recorded, then streamed from it in chunks by a
+generator that closes the file when the last chunk is sent (or the client
+goes away), whatever server runs it.
 Headers name the head the export was read at, so the person downloading
 can find the export's event: X-Ledger-Head-Position, X-Ledger-Head-Hash,
 and for XLSX X-Export-SHA256 and X-Export-Event-Position.
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.http import FileResponse, StreamingHttpResponse
+from django.http import StreamingHttpResponse
 
 from . import commands
 from .journal import CsvExport, write_xlsx
@@ -35,8 +37,11 @@ def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
                   "trial_balance_rows": export.trial_balance.rows}]
         recorded = commands.record_export(actor=actor, first=first, last=last, format="xlsx",
                                           part="workbook", head=head, files=files)
-        response = FileResponse(export.file, as_attachment=True, filename=f"{name}.xlsx",
-                                content_type=XLSX_CONTENT_TYPE)
+        response = StreamingHttpResponse(_chunks(export.file), content_type=XLSX_CONTENT_TYPE)
+        response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+        response["Content-Length"] = str(export.bytes)
+        # Closed by the server when the response ends, even if never read.
+        response._resource_closers.append(export.file.close)
         response["X-Export-SHA256"] = export.sha256
         response["X-Export-Event-Position"] = str(recorded.position)
     else:
@@ -54,3 +59,14 @@ def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
     response["X-Ledger-Head-Position"] = str(head.position)
     response["X-Ledger-Head-Hash"] = head.hash
     return response
+
+
+CHUNK_BYTES = 64 * 1024
+
+
+def _chunks(file):
+    try:
+        while chunk := file.read(CHUNK_BYTES):
+            yield chunk
+    finally:
+        file.close()

@@ -62,7 +62,8 @@ def test_feed_rejects_bad_parameters_with_400(client, params):
     """Out-of-range or non-integer paging parameters give a 400 naming the field."""
     response = client.get("/api/v1/events", params)
     assert response.status_code == 400
-    assert set(response.json()) <= {"after", "limit"}
+    assert response.json()["code"] == "invalid_request"
+    assert set(response.json()["details"]) <= {"after", "limit"}
 
 
 def test_account_shows_balance_and_last_position(client, accounts):

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.api import BAD_REQUEST, ErrorSerializer, PERMISSIONS, idempotency_key
 from casino.roles import Role
 
 from ..cases import get_case, add_case_note, dismiss_alert, link_case_events, move_case, open_case
@@ -45,9 +45,6 @@ CASE_WRITERS = (Role.COMPLIANCE_OFFICER,)
 VERIFIERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 VERIFICATION_READERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR, Role.ACCOUNTANT)
 
-BAD_REQUEST = OpenApiResponse(description="A field is missing or invalid, the"
-                                          " Idempotency-Key header is missing, or a coded"
-                                          " error (`code`, `message`, `details`).")
 FORBIDDEN = OpenApiResponse(ErrorSerializer, description="`not_a_compliance_officer`.")
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown case, alert or event"
                                                          " position (coded).")

@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.api import BAD_REQUEST, ErrorSerializer, PERMISSIONS, idempotency_key
 from casino.roles import Role
 
 from ..commands import approve_correction, propose_correction, reject_correction
@@ -49,9 +49,6 @@ CORRECTION_READERS = (Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT, Role.AUDITOR)
 CORRECTION_PROPOSERS = (Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT)
 CORRECTION_DECIDERS = (Role.COMPLIANCE_OFFICER,)
 
-BAD_REQUEST = OpenApiResponse(
-    description="A field is missing or invalid (per-field messages), the Idempotency-Key"
-                " header is missing, or a coded error (`code`, `message`, `details`).")
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown id (coded).")
 CONFLICT = OpenApiResponse(ErrorSerializer, description="The Idempotency-Key was used for a"
                                                         " different request, or the correction"

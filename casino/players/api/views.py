@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino import clock
-from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.api import BAD_REQUEST, ErrorSerializer, PERMISSIONS, idempotency_key
 from casino.roles import Role
 
 from ..commands import load_player, register_player, self_exclude, set_limit, verify_identity
@@ -40,9 +40,6 @@ from .serializers import (
 PERSONAL_DATA_READERS = (Role.CAGE, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 PLAYER_REQUEST_TAKERS = (Role.CAGE, Role.COMPLIANCE_OFFICER)
 
-BAD_REQUEST = OpenApiResponse(
-    description="A field is missing or invalid (per-field messages), the Idempotency-Key"
-                " header is missing, or a coded error (`code`, `message`, `details`).")
 UNKNOWN_PLAYER = OpenApiResponse(ErrorSerializer, description="`unknown_player` (or an unknown"
                                                               " venue: `unknown_venue`).")
 CONFLICT = OpenApiResponse(ErrorSerializer, description="The Idempotency-Key was used for a"

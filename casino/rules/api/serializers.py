@@ -9,6 +9,7 @@ casino.exception_handler; it lives here, in the app every other app may
 import, so the schema has one `Error` component.
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from casino.api import ErrorSerializer  # noqa: F401  re-exported for the apps' schemas
@@ -77,7 +78,19 @@ class RulebookVersionDetailsSerializer(RulebookVersionSerializer):
         ]
 
 
+@extend_schema_field({"type": "string", "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "example": "06:00"})
+class WallClockField(serializers.TimeField):
+    """A wall-clock time in a venue's zone, "HH:MM"; not an RFC 3339 time,
+    whose offset would change with DST."""
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%H:%M", **kwargs)
+
+
 class VenueSerializer(serializers.ModelSerializer):
+    gaming_day_start = WallClockField(help_text="Local wall-clock time in `time_zone`.")
+
     class Meta:
         model = Venue
         fields = [

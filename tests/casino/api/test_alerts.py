@@ -94,7 +94,7 @@ def test_alerts_are_filtered_by_player(officer, alerts):
 def test_bad_alert_filters_are_refused(officer, venues, query, answer):
     response = officer.get("/api/v1/alerts", query)
     assert response.status_code == 400
-    assert response.json() == answer
+    assert response.json()["details"] == answer
 
 
 def test_an_alert_shows_the_refusal_that_raised_it(api_client, alerts):

@@ -165,12 +165,12 @@ def test_a_check_without_a_required_field_is_refused(table, venues, field):
     del body[field]
     response = _check(table, body)
     assert response.status_code == 400
-    assert response.json() == {field: ["This field is required."]}
+    assert response.json()["details"] == {field: ["This field is required."]}
 
 
 def test_a_check_with_malformed_json_is_refused(table, venues):
     before = event_count()
     response = post_raw(table, "/api/v1/checks/stake", '{"venue": ', key=None)
     assert response.status_code == 400
-    assert response.json()["detail"].startswith("JSON parse error")
+    assert response.json()["message"].startswith("JSON parse error")
     assert event_count() == before

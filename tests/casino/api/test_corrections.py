@@ -219,7 +219,7 @@ def test_a_proposal_without_a_field_is_refused(olli, field):
     body = {name: value for name, value in PROPOSAL.items() if name != field}
     response = post(olli, "/api/v1/corrections", body)
     assert response.status_code == 400
-    assert response.json() == {field: ["This field is required."]}
+    assert response.json()["details"] == {field: ["This field is required."]}
     assert event_count() == before
 
 

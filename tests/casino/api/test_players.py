@@ -90,7 +90,7 @@ def test_registration_without_a_field_is_refused(cage, field):
     body = {name: value for name, value in REGISTRATION.items() if name != field}
     response = post(cage, "/api/v1/players", body)
     assert response.status_code == 400
-    assert response.json() == {field: ["This field is required."]}
+    assert response.json()["details"] == {field: ["This field is required."]}
     assert event_count() == before
 
 

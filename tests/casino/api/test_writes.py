@@ -75,7 +75,7 @@ def test_a_write_without_an_idempotency_key_is_refused(world, name):
     before = event_count()
     response = post(client, url, body, key=None)
     assert response.status_code == 400
-    assert response.json() == {"Idempotency-Key": ["this header is required for every write"]}
+    assert response.json()["details"] == {"Idempotency-Key": ["this header is required for every write"]}
     assert event_count() == before
 
 
@@ -86,7 +86,7 @@ def test_a_write_with_an_unprintable_idempotency_key_is_refused(world, name):
     before = event_count()
     response = post(client, url, body, key="k" * 201)
     assert response.status_code == 400
-    assert response.json() == {"Idempotency-Key": ["1 to 200 printable ASCII characters"]}
+    assert response.json()["details"] == {"Idempotency-Key": ["1 to 200 printable ASCII characters"]}
     assert event_count() == before
 
 
@@ -97,7 +97,7 @@ def test_a_write_with_malformed_json_is_refused(world, name):
     before = event_count()
     response = post_raw(client, url, '{"months": 6,')
     assert response.status_code == 400
-    assert response.json()["detail"].startswith("JSON parse error")
+    assert response.json()["message"].startswith("JSON parse error")
     assert event_count() == before
 
 
@@ -109,7 +109,9 @@ def test_a_write_whose_body_is_not_an_object_is_refused(world, name):
     response = post(client, url, [])
     assert response.status_code == 400
     assert response.json() == {
-        "non_field_errors": ["Invalid data. Expected a dictionary, but got list."]}
+        "code": "invalid_request",
+        "message": "Invalid data. Expected a dictionary, but got list.",
+        "details": {"non_field_errors": ["Invalid data. Expected a dictionary, but got list."]}}
     assert event_count() == before
 
 

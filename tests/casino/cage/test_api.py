@@ -36,13 +36,8 @@ def _post(client, endpoint: str, body, key: str | None = "key-1", raw: str | Non
 
 
 def _message(body: dict) -> str:
-    """The human sentence of a 4xx body: coded, DRF detail, or per field."""
-    if "message" in body:
-        return body["message"]
-    if "detail" in body:
-        return body["detail"]
-    (messages,) = body.values()
-    return messages[0]
+    """The human sentence of a 4xx body (every one is {code, message, details})."""
+    return body["message"]
 
 
 @pytest.fixture
@@ -177,11 +172,16 @@ def test_the_messages_say_what_is_wrong(cage_client, funded_player):
     for changes, field, message in cases:
         body = _post(cage_client, "deposits", _body("deposits", funded_player.id, **changes),
                      key="messages").json()
-        assert (body[field] if field == "message" else body[field][0]) == message, changes
+        assert (body[field] if field == "message" else body["details"][field][0]) == message, \
+            changes
+        if field != "message":  # the first field's sentence leads the message
+            assert body["message"] == f"{field}: {message}"
     malformed = _post(cage_client, "deposits", None, raw=MALFORMED_JSON).json()
-    assert malformed["detail"].startswith("JSON parse error")
+    assert malformed["code"] == "parse_error"
+    assert malformed["message"].startswith("JSON parse error")
     no_key = _post(cage_client, "deposits", _body("deposits", funded_player.id), key=None)
-    assert no_key.json() == {"Idempotency-Key": ["this header is required for every write"]}
+    assert no_key.json()["details"] == {
+        "Idempotency-Key": ["this header is required for every write"]}
 
 
 def test_a_rule_refusal_is_a_422_naming_the_rule_and_is_recorded(cage_client, venues):
@@ -292,7 +292,7 @@ def test_the_schema_describes_each_write_and_the_float(cage_client):
         assert body == {"$ref": f"#/components/schemas/{request_component}"}
         assert post["responses"]["201"]["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/CageTransaction"}
-        assert set(post["responses"]) == {"201", "400", "404", "409", "422"}
+        assert set(post["responses"]) == {"201", "400", "401", "403", "404", "409", "422"}
         (key,) = post["parameters"]
         assert (key["in"], key["name"], key["required"]) == ("header", "Idempotency-Key", True)
         method_field = ENDPOINTS[endpoint][0]

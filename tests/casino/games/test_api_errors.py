@@ -50,7 +50,7 @@ def test_malformed_json_and_missing_fields_are_400_and_write_nothing(controller)
     before = Event.objects.count()
     assert post_raw(controller, TABLES, "{not json", key=key()).status_code == 400
     missing = post(controller, TABLES, {"venue": "casino-helsinki"}, key=key())
-    assert missing.status_code == 400 and "game" in missing.json()
+    assert missing.status_code == 400 and "game" in missing.json()["details"]
     unknown = post(controller, TABLES, {"venue": "casino-helsinki", "game": "craps",
                                         "stake_min": "1.00", "stake_max": "2.00"}, key=key())
     assert unknown.status_code == 400
@@ -63,7 +63,7 @@ def test_malformed_json_and_missing_fields_are_400_and_write_nothing(controller)
 def test_a_write_without_an_idempotency_key_is_400(controller):
     response = post(controller, TABLES, {"venue": "casino-helsinki", "game": "roulette",
                                          "stake_min": "1.00", "stake_max": "2.00"}, key=None)
-    assert response.status_code == 400 and "Idempotency-Key" in response.json()
+    assert response.status_code == 400 and "Idempotency-Key" in response.json()["details"]
     assert not GameTable.objects.exists()
 
 

@@ -55,7 +55,7 @@ def test_other_roles_are_refused_and_nothing_is_recorded(seeded_day, role):
 def test_bad_parameters_answer_400_per_field(venues, query, field):
     response = client_for(Role.ACCOUNTANT).get(JOURNAL, query)
     assert response.status_code == 400
-    assert field in response.json()
+    assert field in response.json()["details"]
 
 
 def test_an_inverted_range_answers_a_coded_400(venues):
