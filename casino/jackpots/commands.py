@@ -499,6 +499,7 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
         try:
             result = append([NewEvent(stream=stream, type=HIT_RECORDED, payload=payload,
                                       schema_version=SCHEMA_VERSION,
+                                      occurred_at=settled.occurred_at,
                                       gaming_day=settled.gaming_day)],
                             expected_versions={stream: _version(stream)},
                             idempotency_key=key, request={"op": "hit_check", "hand_id": hand_id},

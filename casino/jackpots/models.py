@@ -55,13 +55,14 @@ class JackpotPool(models.Model):
 
 
 class JackpotRollup(models.Model):
-    """One pool's roll-up of one gaming day."""
+    """One pool's roll-up of one gaming day, keyed by its event's position
+    (natural, so a rebuild reproduces every row exactly, L9)."""
 
+    position = models.BigIntegerField(primary_key=True)
     pool = models.ForeignKey(JackpotPool, on_delete=models.PROTECT, related_name="rollup_rows")
     gaming_day = models.DateField()
     contributions = models.BigIntegerField()
     amount_minor = models.BigIntegerField()
-    position = models.BigIntegerField()
 
     class Meta:
         ordering = ["pool", "gaming_day"]

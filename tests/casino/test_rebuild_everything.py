@@ -3,8 +3,6 @@ of the log. A mixed scenario touches each app; then every table that is not
 the log itself (nor Django's own bookkeeping) must come back from
 `rebuild_projections` row for row, ids included."""
 
-import datetime as dt
-
 from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.db import connection
@@ -12,7 +10,7 @@ from django.db import connection
 from casino.compliance.commands import approve_correction, propose_correction
 from casino.compliance.errors import AttemptRejected
 from casino.compliance.pipeline import Attempt, authorize
-from casino.demo.gaming_day import RAKE, VENUE, run_gaming_day
+from casino.demo.gaming_day import ROOM, run_demo
 from casino.players.commands import self_exclude, set_limit
 from ledger import rebuild_projections
 from tests.casino.conftest import NOON, make_player
@@ -22,6 +20,7 @@ NOT_PROJECTIONS = {
     "ledger_event", "ledger_posting", "ledger_idempotency", "ledger_head",
 }
 FRAMEWORK_APPS = {"admin", "auth", "contenttypes", "sessions", "authtoken"}
+RAKE = f"house/{ROOM}/rake"
 
 
 def projection_tables() -> list[str]:
@@ -43,9 +42,10 @@ def snapshot() -> dict[str, list[tuple]]:
     return tables
 
 
-def test_rebuild_reproduces_every_projection_of_every_app(venues):
-    """Rulebooks, venues, players, limits, alerts, activity, corrections, accounts."""
-    run_gaming_day(seed=7, day=dt.date(2026, 6, 15))
+def test_rebuild_reproduces_every_projection_of_every_app(venues, tmp_path):
+    """Every app's projections, after a short demo (poker, games, tournaments,
+    jackpots, cage, reports) plus limits, refusals and a correction."""
+    run_demo(seed=7, hands_per_day=3, rounds_per_day=3, out_dir=tmp_path)
     player = make_player()
     set_limit(player_id=player.id, kind="daily_spend", value=5_000_00, venue_code="ray-online",
               actor="test", at=NOON)
@@ -60,7 +60,7 @@ def test_rebuild_reproduces_every_projection_of_every_app(venues):
     officers = Group.objects.get(name="compliance_officer")
     for name in ("olli", "outi"):
         User.objects.create_user(name).groups.add(officers)
-    correction = propose_correction(account=RAKE, counter_account=f"cage/{VENUE}/cash",
+    correction = propose_correction(account=RAKE, counter_account=f"cage/{ROOM}/cash",
                                     amount_minor=1_00, reason="Counted short at close, ticket 9",
                                     actor="olli")
     approve_correction(correction_id=correction.id, actor="outi")
