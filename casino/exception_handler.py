@@ -8,6 +8,9 @@ Every 4xx answer of the API is `{"code", "message", "details"}` (the
   and details;
 - a request the serializers refuse is `invalid_request` (400) with the
   per-field messages in `details` and the first of them in `message`;
+- a value the database cannot hold (a number out of range: PostgreSQL's
+  data exceptions) is `invalid_request` (400): it can only come from the
+  request, and the statement's transaction has rolled back;
 - DRF's other refusals keep their status and DRF's own code:
   `not_authenticated`, `authentication_failed`, `permission_denied`,
   `not_found`, `method_not_allowed`, `parse_error`, `not_acceptable`,
@@ -21,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import DataError
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -36,6 +40,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             {"code": str(code), "message": message, "details": getattr(exc, "details", {})},
             status=status,
         )
+    if isinstance(exc, DataError):
+        return Response({"code": "invalid_request",
+                         "message": "a value in the request is out of range",
+                         "details": {}}, status=400)
     # Django's own 404 and 403 become DRF's, as DRF's handler would do.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)

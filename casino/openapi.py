@@ -10,6 +10,7 @@ tests/casino/api/test_openapi_fuzz.py) knows every status it may receive:
     401  no or a bad token;  403  a role that may not do this
     404  an unknown id in the path (operations with path parameters)
     409  a state conflict or a key reused for another request (writes)
+    415  a body in a media type the operation does not take (bodies)
     422  refused by a rule, and recorded (writes)
 """
 
@@ -24,6 +25,7 @@ DESCRIPTIONS = {
     "403": "The user's role may not do this.",
     "404": "Nothing with this id.",
     "409": "A state conflict, or the Idempotency-Key was used for another request.",
+    "415": "The body's media type is not one the operation takes (JSON).",
     "422": "Refused by a rule (recorded), with the rule's code and citation.",
 }
 WRITES = {"post", "put", "patch", "delete"}
@@ -39,6 +41,8 @@ def add_common_errors(result: dict[str, Any], generator, request, public) -> dic
                 statuses.append("404")
             if method in WRITES:
                 statuses += ["409", "422"]
+            if "requestBody" in operation:
+                statuses.append("415")
             responses = operation.setdefault("responses", {})
             for status in statuses:
                 responses.setdefault(status, {"content": ERROR,

@@ -35,7 +35,7 @@ class EventFeedSerializer(serializers.Serializer):
 
 
 class EventFeedQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, default=0)
+    after = serializers.IntegerField(min_value=0, max_value=2**63 - 1, default=0)
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
 
 

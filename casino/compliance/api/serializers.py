@@ -93,7 +93,7 @@ class VerdictSerializer(serializers.Serializer):
 
 class PageQuerySerializer(serializers.Serializer):
     limit = serializers.IntegerField(min_value=1, max_value=PAGE_SIZE_MAX, default=100)
-    offset = serializers.IntegerField(min_value=0, default=0)
+    offset = serializers.IntegerField(min_value=0, max_value=2**63 - 1, default=0)
 
 
 class AlertQuerySerializer(PageQuerySerializer):

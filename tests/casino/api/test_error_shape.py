@@ -57,3 +57,19 @@ def test_the_schema_documents_the_common_refusals(venues):
             for status in expected:
                 content = operation["responses"][status]["content"]["application/json"]
                 assert content["schema"] == {"$ref": "#/components/schemas/Error"}
+
+
+def test_a_number_out_of_the_databases_range_is_a_400(venues):
+    """A query value PostgreSQL cannot hold is refused, not a 500."""
+    officer = client_for(Role.COMPLIANCE_OFFICER)
+    _error(officer.get("/api/v1/compliance/chain-verifications", {"offset": 2**64}),
+           400, "invalid_request")
+    _error(client_for(Role.AUDITOR).get("/api/v1/events", {"after": 2**64}),
+           400, "invalid_request")
+
+
+def test_a_body_in_another_media_type_is_a_415(venues):
+    response = client_for(Role.CAGE).post("/api/v1/cage/deposits", "amount=1",
+                                          content_type="text/plain",
+                                          headers={"Idempotency-Key": "k-415"})
+    _error(response, 415, "unsupported_media_type")
