@@ -181,7 +181,7 @@ class Demo:
         self.seed = seed
         self.hands_per_day = hands_per_day
         self.rounds_per_day = rounds_per_day
-        self.out_dir = out_dir or Path(settings.BASE_DIR) / ".data" / "demo"
+        self.out_dir = out_dir or Path(settings.DATA_DIR) / "demo"
         self.say = say or (lambda line: None)
         self.players: list[str] = []
         self.result = DemoResult(seed=seed, head_before=head()[0])
