@@ -40,7 +40,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 import zoneinfo
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from django.db import transaction
@@ -72,7 +72,7 @@ from ledger.models import Account, AccountType, Stream
 from ledger.store import recorded_result
 
 from . import events as ev
-from .engine import EngineError, PayoutStructure, Transfer
+from .engine import EngineError, PayoutStructure, Price, Transfer
 from .engine import Tournament as State
 from .errors import TournamentError, TournamentErrorCode as Code
 from .models import Tournament
@@ -120,20 +120,29 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
              re_entries_per_paid_field_step: int | None = None,
              progressive_basis_points: int | None = None, payout_table: str = "standard",
              min_entrants: int | None = None, seats_per_table: int = 9,
-             satellite_seat_minor: int | None = None, tournament_id: str | None = None,
+             satellite_seat_minor: int | None = None,
+             target_tournament_id: str | None = None, tournament_id: str | None = None,
              actor: str, idempotency_key: str | None = None,
              at: dt.datetime | None = None) -> TournamentResult:
     """Announce a tournament with its format, prices, windows and payout table.
 
     Missing values come from the venue's rulebook in force (see the module
-    docstring) and are frozen into the event. Raises TournamentError
-    (invalid configuration: 400; no such payout table: 422), RulesError
+    docstring) and are frozen into the event. A satellite may name its
+    `target_tournament_id` (the pre-announced tournament its seats enter,
+    003:L145, 000:L3344-3345): the target must exist, be registering, use
+    the same currency, and its buy-in including the fee (and bounty) is the
+    seat's value (`satellite_seat_minor` defaults to it). Raises
+    TournamentError (invalid configuration: 400; no such payout table: 422;
+    a bad target: 422, a target not registering: 409, neither recorded,
+    like every refused announcement: no stream exists yet), RulesError
     (unknown venue: 404).
     """
     request = {"op": "announce", "venue": venue, "name": name, "format": format,
                "entry": dict(entry), "rebuy": rebuy and dict(rebuy),
                "add_on": add_on and dict(add_on), "re_entry": re_entry,
                "tournament_id": tournament_id}
+    if target_tournament_id is not None:
+        request["target_tournament_id"] = target_tournament_id
     recorded = recorded_result(idempotency_key)
     if recorded is not None:
         return _replay(request, recorded, ev.ANNOUNCED)
@@ -151,6 +160,10 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
         row = rules.figure(rulebook, key, on=local_day)
         return row.value if row is not None else default
 
+    if target_tournament_id is not None:
+        satellite_seat_minor = _check_satellite_target(
+            target_tournament_id, format=format, currency=place.currency,
+            seat_minor=satellite_seat_minor)
     if progressive_basis_points is None:
         progressive_basis_points = (
             figure("tournament.bounty.progressive.onto_own_basis_points", 5000)
@@ -172,6 +185,7 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
         "elimination": {"different_tables": different,
                         "equal_stacks": "tie_break" if equal == "tie_break" else "tie"},
         "satellite_seat_minor": satellite_seat_minor,
+        "target_tournament_id": target_tournament_id,
         "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
     }
     try:
@@ -195,6 +209,32 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
         raise TournamentError(Code.INVALID_REQUEST, f"tournament {tournament_id} exists",
                               status=409, tournament_id=tournament_id) from None
     return _result(tournament_id, result.events, replayed=result.replayed)
+
+
+def _check_satellite_target(target_id: str, *, format: str, currency: str,
+                            seat_minor: int | None) -> int:
+    """The seat's value of a satellite into `target_id`, or a refusal."""
+    def refuse(message: str, status: int = 422, **details) -> TournamentError:
+        return TournamentError(Code.INVALID_SATELLITE_TARGET, message, status=status,
+                               target_tournament_id=target_id, **details)
+
+    if format != "satellite":
+        raise TournamentError(Code.INVALID_REQUEST, "only a satellite names a target"
+                              " tournament", status=400, format=format)
+    target = Tournament.objects.filter(id=target_id).first()
+    if target is None:
+        raise refuse(f"no tournament {target_id!r} to award seats in")
+    if target.state != "registering":
+        raise refuse(f"the target tournament is {target.state}, not registering", 409,
+                     target_state=target.state)
+    if target.currency != currency:
+        raise refuse("the target tournament is in another currency",
+                     currency=currency, target_currency=target.currency)
+    value = Price.from_dict(target.config["entry"]).total_minor
+    if seat_minor is not None and seat_minor != value:
+        raise refuse("the seat's value must equal the target's buy-in including the fee",
+                     satellite_seat_minor=seat_minor, target_buy_in_minor=value)
+    return value
 
 
 # ---------------------------------------------------------------------------
@@ -403,7 +443,15 @@ def _run(tournament_id: str, event_type: str, payload: dict[str, Any], *, actor:
             _reject(stream, request, error, actor=actor, idempotency_key=idempotency_key,
                     at=at, day=day)
             raise _coded(error) from None
-        full["transfers"] = [_transfer_dict(t) for t in transfers]
+        seating = _Seating()
+        target_id = row.config.get("target_tournament_id")
+        if event_type == ev.FINISHED and target_id and state.payout and state.payout.seats:
+            seating = _seat_winners(state, tournament_id=tournament_id, target_id=target_id,
+                                    at=at)
+            full["seats_awarded"] = seating.awarded
+        transfers = [t for t in transfers if not (
+            t.reason == "seat" and t.target.split(":", 1)[1] in seating.entered)]
+        full["transfers"] = [_transfer_dict(t) for t in transfers] + seating.moved
         if state.payout is not None and event_type in (ev.FINISHED, ev.CANCELLED):
             full["outcome"] = {"method": state.payout.method,
                                "places": dict(state.payout.places),
@@ -416,11 +464,18 @@ def _run(tournament_id: str, event_type: str, payload: dict[str, Any], *, actor:
             full[OVERFLOW_KEY] = overflow
         event = NewEvent(stream=stream, type=event_type, payload=full, postings=postings,
                          schema_version=ev.SCHEMA_VERSION, occurred_at=at, gaming_day=day)
+        expected = {stream: version}
+        if seating.events:
+            expected[seating.stream] = seating.version
         try:
             with transaction.atomic():
                 _open_missing(postings, tournament_id=tournament_id, venue=row.venue,
                               currency=row.currency, on=day, metadata=metadata)
-                result = append([event], expected_versions={stream: version},
+                for seat_event in seating.events:
+                    _open_missing(seat_event.postings, tournament_id=target_id,
+                                  venue=seating.venue, currency=row.currency, on=day,
+                                  metadata=metadata)
+                result = append([event, *seating.events], expected_versions=expected,
                                 idempotency_key=idempotency_key, request=request,
                                 metadata=metadata)
         except (StaleVersion, AccountExists, BalanceMaxExceeded):
@@ -435,6 +490,74 @@ def _run(tournament_id: str, event_type: str, payload: dict[str, Any], *, actor:
         return _result(tournament_id, result.events, replayed=result.replayed)
     raise TournamentError(Code.CONCURRENT_UPDATE, "the tournament changed during the request"
                           " each time it was tried; send it again", status=409)
+
+
+@dataclass(slots=True)
+class _Seating:
+    """A satellite's seats: the entries it appends on its target's stream."""
+
+    stream: str = ""
+    version: int = 0
+    venue: str = ""
+    events: list[NewEvent] = field(default_factory=list)
+    entered: set[str] = field(default_factory=set)
+    awarded: list[dict[str, Any]] = field(default_factory=list)
+    moved: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.datetime
+                  ) -> _Seating:
+    """Register each seat winner in the target, paid from the satellite's pool.
+
+    The satellite's pool pays the target's entry (its prize part into the
+    target's pool, the fee to the target venue's house, a bounty part onto
+    the target's bounties): an entry event on the target's stream with
+    `paid_by: "satellite:<id>"`, appended with the satellite's finish
+    (000:L3344-3345, 002:L2993, 002:L3293). Registering, the winner enters;
+    running before the pool is fixed, the winner is seated as a late entry
+    (001:L314). A winner already registered, or a target that takes no
+    more entries, is paid the seat's value in cash, as the engine decided
+    (decision tournaments.satellite.already_registered, 003:L175).
+    """
+    seating = _Seating(stream=ev.tournament_stream(target_id))
+    target_state, seating.version = _load(target_id)
+    target = Tournament.objects.get(id=target_id)
+    seating.venue = target.venue
+    venue = rules.venue(target.venue)
+    paid_by = f"satellite:{tournament_id}"
+    seat_minor = state.config.satellite_seat_minor
+    for player_id in state.payout.seats:
+        award = {"player_id": player_id, "target_tournament_id": target_id,
+                 "seat_minor": seat_minor}
+        kind = {"registering": "entry", "running": "late_entry"}.get(target_state.phase)
+        if player_id in target_state.players:
+            refusal = "already_registered"
+        elif kind is None:
+            refusal = "target_closed"
+        elif target_state.config.entry.total_minor != seat_minor:
+            refusal = "seat_value_mismatch"
+        else:
+            payload: dict[str, Any] = {"player_id": player_id, "kind": kind,
+                                       "paid_by": paid_by,
+                                       "price": target_state.config.entry.as_dict()}
+            try:
+                moved = apply_event(target_state, ev.PLAYER_ENTERED, payload)
+            except EngineError as error:
+                refusal = error.code
+            else:
+                refusal = None
+                payload["transfers"] = [_transfer_dict(t) for t in moved]
+                seating.events.append(NewEvent(
+                    stream=seating.stream, type=ev.PLAYER_ENTERED, payload=payload,
+                    postings=_postings(moved, target_id, target.venue, target.currency),
+                    schema_version=ev.SCHEMA_VERSION, occurred_at=at,
+                    gaming_day=venue_day(venue, at)))
+                seating.entered.add(player_id)
+                seating.moved.append({"from": "pool", "to": f"tournament:{target_id}",
+                                      "amount_minor": seat_minor, "reason": "seat"})
+        seating.awarded.append({**award, "awarded": "cash" if refusal else "entry",
+                                **({"reason": refusal} if refusal else {})})
+    return seating
 
 
 def _price_of(state: State, event_type: str):
@@ -485,6 +608,8 @@ def account_of(role: str, *, tournament_id: str, venue: str) -> str:
     """The ledger account of an engine role (events.py)."""
     if role.startswith("player:"):
         return gaming_account(role.split(":", 1)[1])
+    if role.startswith("satellite:"):
+        return ev.prize_pool(role.split(":", 1)[1])
     return {"pool": ev.prize_pool(tournament_id), "bounties": ev.bounties(tournament_id),
             "fees": ev.tournament_fees(venue), "house": ev.tournament_prizes(venue)}[role]
 

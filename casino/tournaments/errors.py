@@ -23,6 +23,9 @@ class TournamentErrorCode(StrEnum):
     """The gaming account holds less than the price (no credit, 002:L3033)."""
     ACCOUNT_CEILING = "tournaments.account_ceiling"
     """A payout would take a gaming account over its ceiling (002:L3070)."""
+    INVALID_SATELLITE_TARGET = "tournaments.invalid_satellite_target"
+    """A satellite's target is unknown, not registering (409), in another
+    currency, or priced other than the seat's value."""
     CONCURRENT_UPDATE = "tournaments.concurrent_update"
     RULE = "tournaments.rule"
     """Prefix only: engine refusals are `tournaments.<engine code>`."""

@@ -42,7 +42,7 @@ def apply(t: Tournament, event_type: str, p: Mapping[str, Any]):
     if event_type == ev.REGISTRATION_OPENED:
         return t.open_registration()
     if event_type == ev.PLAYER_ENTERED:
-        return t.enter(p["player_id"], p["kind"])
+        return t.enter(p["player_id"], p["kind"], p.get("paid_by"))
     if event_type == ev.REBUY_PURCHASED:
         return t.rebuy(p["player_id"])
     if event_type == ev.ADD_ON_PURCHASED:

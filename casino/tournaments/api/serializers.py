@@ -43,6 +43,11 @@ class AnnounceSerializer(serializers.Serializer):
     seats_per_table = serializers.IntegerField(min_value=2, max_value=12, default=9)
     satellite_seat_minor = serializers.IntegerField(min_value=1, required=False,
                                                     allow_null=True, default=None)
+    target_tournament_id = serializers.CharField(
+        max_length=60, required=False, allow_null=True, default=None,
+        help_text="A satellite's target: its seats are entries there, paid from the"
+                  " satellite's pool; it must be registering, in the same currency,"
+                  " and its buy-in including the fee is the seat's value.")
 
 
 class PlayerSerializer(serializers.Serializer):

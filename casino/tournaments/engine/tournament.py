@@ -206,11 +206,22 @@ class Tournament:
         self.phase = Phase.REGISTERING
         return []
 
-    def enter(self, player_id: str, kind: str = "entry") -> list[Transfer]:
+    def enter(self, player_id: str, kind: str = "entry", paid_by: str | None = None
+              ) -> list[Transfer]:
         """An entry (registering), a late entry (running, before the pool is
-        fixed, 000:L3288-3290) or a re-entry of a busted player (000:L3297-3301)."""
+        fixed, 000:L3288-3290) or a re-entry of a busted player (000:L3297-3301).
+
+        `paid_by` names the role that pays instead of the player: a seat won
+        in a satellite is `satellite:<id>`, paid from that satellite's pool
+        (000:L3344-3345, 002:L2993, 002:L3293: the seat enters without a
+        separate fee from the player; 001:L314: seated directly, also as a
+        late entry). Only an entry or a late entry may be paid so.
+        """
         if kind not in ENTRY_KINDS:
             raise EngineError("invalid_request", f"unknown entry kind {kind!r}")
+        if paid_by is not None and (kind == "re_entry" or not paid_by.startswith("satellite:")):
+            raise EngineError("invalid_request", "only a satellite seat pays an entry for the"
+                              " player, and never a re-entry", paid_by=paid_by)
         player = self.players.get(player_id)
         if kind == "entry":
             self._require(Phase.REGISTERING)
@@ -249,7 +260,7 @@ class Tournament:
             self.entries += 1
         player.entries += 1
         player.alive = True
-        return self._buy(player, self.config.entry, kind)
+        return self._buy(player, self.config.entry, kind, paid_by)
 
     def rebuy(self, player_id: str) -> list[Transfer]:
         """Extra chips during the rebuy period (000:L3313-3320, 002:L3281-3283)."""
@@ -279,7 +290,8 @@ class Tournament:
         player.add_ons += 1
         return self._buy(player, self.config.add_on, "add_on")
 
-    def _buy(self, player: Player, price: Price, reason: str) -> list[Transfer]:
+    def _buy(self, player: Player, price: Price, reason: str, paid_by: str | None = None
+             ) -> list[Transfer]:
         player.purchases.append(price)
         player.paid_prize_minor += price.prize_minor
         player.paid_fee_minor += price.fee_minor
@@ -288,7 +300,7 @@ class Tournament:
         self.pool_minor += price.prize_minor
         self.fees_minor += price.fee_minor
         self.bounties_minor += price.bounty_minor
-        source = f"player:{player.player_id}"
+        source = paid_by or f"player:{player.player_id}"
         return [Transfer(source, target, amount, reason) for target, amount in (
             ("pool", price.prize_minor), ("fees", price.fee_minor),
             ("bounties", price.bounty_minor)) if amount]

@@ -39,6 +39,15 @@ def post_raw(client: APIClient, url: str, text: str, key: str | None = "key-1"):
     return client.post(url, text, content_type="application/json", headers=headers)
 
 
+def refusal_matches(body: dict, answer: dict) -> bool:
+    """A 4xx body against an expected answer written as the whole Error, or,
+    for a refused request body, as its per-field messages (`details` of an
+    `invalid_request`)."""
+    if "code" in answer:
+        return body == answer
+    return body["code"] == "invalid_request" and body["details"] == answer
+
+
 def event_count() -> int:
     return Event.objects.count()
 

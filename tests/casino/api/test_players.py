@@ -12,6 +12,7 @@ import pytest
 from casino.players.models import Player
 from casino.roles import Role
 from tests.casino.conftest import make_player
+from tests.casino.api.conftest import refusal_matches
 
 from .conftest import event_count, last_event, post
 
@@ -122,7 +123,7 @@ def test_registration_with_a_bad_field_is_refused(cage, change, status, answer):
     before = event_count()
     response = post(cage, "/api/v1/players", {**REGISTRATION, **change})
     assert response.status_code == status
-    assert response.json() == answer
+    assert refusal_matches(response.json(), answer), response.json()
     assert event_count() == before
 
 
@@ -183,7 +184,7 @@ def test_verification_with_bad_input_is_refused(cage, unverified, player_id, bod
     before = event_count()
     response = post(cage, f"/api/v1/players/{player_id or unverified.id}/verification", body)
     assert response.status_code == status
-    assert response.json() == answer
+    assert refusal_matches(response.json(), answer), response.json()
     assert event_count() == before
 
 
@@ -235,7 +236,7 @@ def test_self_exclusion_with_bad_input_is_refused(cage, unverified, player_id, b
     before = event_count()
     response = post(cage, f"/api/v1/players/{player_id or unverified.id}/self-exclusion", body)
     assert response.status_code == status
-    assert response.json() == answer
+    assert refusal_matches(response.json(), answer), response.json()
     assert event_count() == before
 
 
@@ -353,6 +354,6 @@ def test_setting_a_limit_with_bad_input_is_refused(cage, unverified, player_id, 
     before = event_count()
     response = post(cage, f"/api/v1/players/{player_id or unverified.id}/limits", body)
     assert response.status_code == status
-    assert response.json() == answer
+    assert refusal_matches(response.json(), answer), response.json()
     assert event_count() == before
 
