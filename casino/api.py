@@ -13,13 +13,17 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 from decimal import Decimal, InvalidOperation
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from casino.roles import HasRole
 
@@ -78,3 +82,39 @@ class MoneyField(serializers.Field):
     def to_representation(self, value: int) -> str:
         sign = "-" if value < 0 else ""
         return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
+
+
+IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
+    "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
+    description="1-200 printable ASCII characters; a retry with the same key and body"
+                " returns the first answer and writes nothing.")
+
+
+def write_schema(request_serializer, response_serializer, summary: str,
+                 errors: dict[int, OpenApiResponse]):
+    """The schema of a keyed write that answers 201 with `response_serializer`."""
+    return extend_schema(summary=summary, request=request_serializer,
+                         parameters=[IDEMPOTENCY_KEY_HEADER],
+                         responses={201: response_serializer, **errors})
+
+
+class KeyedWriteView(APIView):
+    """A view whose writes carry an Idempotency-Key and answer 201.
+
+    A retry under the same key answers the first body again, marked with
+    `Idempotent-Replayed: true`.
+    """
+
+    permission_classes = PERMISSIONS
+
+    def _body(self, request: Request, serializer: type[serializers.Serializer]
+              ) -> tuple[str, dict[str, Any]]:
+        key = idempotency_key(request)
+        body = serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return key, body.validated_data
+
+    @staticmethod
+    def _created(data: Any, replayed: bool) -> Response:
+        headers = {"Idempotent-Replayed": "true"} if replayed else {}
+        return Response(data, status=201, headers=headers)

@@ -8,15 +8,11 @@ the round (a retry answers the same, marked `Idempotent-Replayed: true`).
 
 from __future__ import annotations
 
-from typing import Any
-
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.api import ErrorSerializer, KeyedWriteView, idempotency_key, write_schema
 from casino.roles import Role
 
 from .. import commands
@@ -36,10 +32,6 @@ from .serializers import (
 
 READERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 WRITERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER)
-IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
-    "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
-    description="1-200 printable ASCII characters; a retry with the same key and body"
-                " returns the first answer and writes nothing.")
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Malformed request or bet."),
     404: OpenApiResponse(ErrorSerializer, description="Unknown venue, table or round."),
@@ -51,22 +43,12 @@ ERRORS = {
 
 
 def _write_schema(request_serializer, response_serializer, summary: str):
-    return extend_schema(summary=summary, request=request_serializer,
-                         parameters=[IDEMPOTENCY_KEY_HEADER],
-                         responses={201: response_serializer, **ERRORS})
+    return write_schema(request_serializer, response_serializer, summary, ERRORS)
 
 
-class _GamesView(APIView):
-    permission_classes = PERMISSIONS
+class _GamesView(KeyedWriteView):
     roles_read = READERS
     roles_write = WRITERS
-
-    def _body(self, request: Request, serializer: type[serializers.Serializer]
-              ) -> tuple[str, dict[str, Any]]:
-        key = idempotency_key(request)
-        body = serializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        return key, body.validated_data
 
     @staticmethod
     def _round(round_id: str, replayed: bool = False, status: int = 201) -> Response:

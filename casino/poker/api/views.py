@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.api import ErrorSerializer, KeyedWriteView, write_schema
 from casino.roles import Role
 
 from .. import commands
@@ -49,11 +47,6 @@ from .serializers import (
 READERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 WRITERS = (Role.TABLE_CONTROLLER,)
 DECIDERS = (Role.COMPLIANCE_OFFICER,)
-IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
-    "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
-    description="1-200 printable ASCII characters; a retry with the same key and body"
-                " returns the first answer and writes nothing.",
-)
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Malformed request or cards."),
     404: OpenApiResponse(ErrorSerializer, description="Unknown venue, table or hand."),
@@ -65,27 +58,13 @@ ERRORS = {
 
 
 def _write_schema(request_serializer, response_serializer, summary: str):
-    return extend_schema(summary=summary, request=request_serializer,
-                         parameters=[IDEMPOTENCY_KEY_HEADER],
-                         responses={201: response_serializer, **ERRORS})
+    return write_schema(request_serializer, response_serializer, summary, ERRORS)
 
 
-class _PokerView(APIView):
-    permission_classes = PERMISSIONS
+class _PokerView(KeyedWriteView):
     roles_read = READERS
     roles_write = WRITERS
 
-    def _body(self, request: Request, serializer: type[serializers.Serializer]
-              ) -> tuple[str, dict[str, Any]]:
-        key = idempotency_key(request)
-        body = serializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        return key, body.validated_data
-
-    @staticmethod
-    def _created(data: Any, replayed: bool) -> Response:
-        headers = {"Idempotent-Replayed": "true"} if replayed else {}
-        return Response(data, status=201, headers=headers)
 
 
 class TablesView(_PokerView):
