@@ -1,7 +1,7 @@
 """The REST API under load: concurrent clients against gunicorn on loopback.
 
 Creates a throwaway database on the configured PostgreSQL (the embedded one
-by default), loads the rulebooks, registers the venues, and sets up players
+by default; casino/throwaway.py creates and drops it, and nothing else), loads the rulebooks, registers the venues, and sets up players
 and one heads-up online hold'em table per client. Then it starts gunicorn
 (`casino.wsgi`, gthread workers, the real server with its own processes and
 connections) on 127.0.0.1 and runs client processes, each with one
@@ -20,7 +20,8 @@ transfers stop 00:00-06:00, 002:L3072); the set-up uses business time. Latency i
 the client (send to last byte).
 
     python benchmarks/api_load.py [--clients 16] [--seconds 20]
-                                  [--workers 2] [--threads 8]
+                                  [--workers 2] [--threads 8] [--smoke]
+                                  [--disposable-server HOST:PORT]
 
 Prints per-kind counts and latencies, then one line:
 api_load: writes_per_s=<n> p50_ms=<n> p99_ms=<n> errors=<n> clients=<n>
@@ -50,7 +51,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection  # noqa: E402
+from casino import throwaway  # noqa: E402
 
 ONLINE = "veikkaus-online"
 CAGE_VENUE = "casino-helsinki"
@@ -166,28 +167,43 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=8, help="threads per process")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    throwaway.add_arguments(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.clients, args.seconds, args.workers, args.threads = 1, 1.0, 1, 2
+    if not args.port:
+        args.port = _free_port()
 
-    settings = connection.settings_dict
-    old_name = settings["NAME"]
-    bench_name = f"bench_api_{os.getpid()}"
-    settings["TEST"]["NAME"] = bench_name
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    with throwaway.throwaway_database("apiload", disposable_server=args.disposable_server
+                                      ) as bench_name:
+        samples, elapsed = _measure(args, bench_name)
+    _report(args, samples, elapsed)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _measure(args: argparse.Namespace, bench_name: str
+             ) -> tuple[list[tuple[str, float, int]], float]:
+    """Set up, serve the throwaway database with gunicorn, run the clients."""
+    from django.db import connections
+
+    from ledger.writer import stop_writer
+
     server = None
     try:
         setup = _setup(args.clients)
-        from ledger.writer import stop_writer
-
         stop_writer()
-        connection.close()
-        host = settings["HOST"]
-        url = (f"postgresql://{settings['USER']}@/{bench_name}?host={host}"
-               if host.startswith("/") else
-               f"postgresql://{settings['USER']}:{settings['PASSWORD']}@{host}:"
-               f"{settings['PORT'] or 5432}/{bench_name}")
-        env = {**os.environ, "DATABASE_URL": url, "DEBUG": "0",
+        connections.close_all()
+        env = {**os.environ, "DATABASE_URL": throwaway.database_url(bench_name), "DEBUG": "0",
                "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+        env.pop("CASINO_DATABASE_NAME", None)
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "casino.wsgi", "--bind",
              f"127.0.0.1:{args.port}", "--workers", str(args.workers), "--worker-class",
@@ -211,9 +227,11 @@ def main() -> None:
         if server is not None and server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
-        settings["NAME"] = old_name
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    return samples, elapsed
 
+
+def _report(args: argparse.Namespace, samples: list[tuple[str, float, int]],
+            elapsed: float) -> None:
     ok = [s for s in samples if s[2] == 201]
     errors = len(samples) - len(ok)
     print(f"{'kind':<11} {'requests':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")

@@ -1,7 +1,7 @@
 """Time the daily jackpot roll-up over many contributions.
 
 Runs against a throwaway database on the configured PostgreSQL (the embedded
-one by default), created and dropped here. The contributions are real ledger
+one by default), created and dropped by casino/throwaway.py. The contributions are real ledger
 events appended through `ledger.append` (the legal path: hash chain, posting
 triggers, projections), BATCH_EVENTS per append, each a EUR 1 drop
 posted to `jackpot/poker-helsinki/bad_beat/pending` on one gaming day. The
@@ -34,13 +34,14 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+from casino import throwaway  # noqa: E402
+
 from casino.jackpots.accounts import pending_account, pool_account  # noqa: E402
 from casino.jackpots.commands import ROLLUP_SQL, ensure_pool, rollup_day  # noqa: E402
 from casino.jackpots.events import CONTRIBUTIONS_ROLLED_UP  # noqa: E402
 from casino.rules.commands import load_shipped_rulebooks, register_venue  # noqa: E402
 from ledger import NewEvent, Posting, append, open_account  # noqa: E402
 from ledger.models import Account  # noqa: E402
-from ledger.writer import stop_writer  # noqa: E402
 
 VENUE = "poker-helsinki"
 DAY = dt.date(2026, 6, 15)
@@ -74,11 +75,12 @@ def insert(count: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contributions", type=int, default=1_000_000)
+    throwaway.add_arguments(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.contributions = 1_000
 
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-    try:
+    with throwaway.throwaway_database("jackpotrollup", disposable_server=args.disposable_server):
         load_shipped_rulebooks()
         register_venue(code=VENUE, name=VENUE, rulebook_id="veikkaus-poker-room")
         ensure_pool(venue=VENUE, at=dt.datetime.combine(DAY, dt.time(12), tzinfo=HELSINKI))
@@ -108,9 +110,6 @@ def main() -> None:
         print(f"rerun (replay, no posting)  {rerun_s:>12.3f} s")
         print(f"jackpot_rollup: contributions={args.contributions} rollup_s={rollup_s:.3f}"
               f" rerun_s={rerun_s:.3f} insert_events_per_s={insert_rate:.0f}")
-    finally:
-        stop_writer()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

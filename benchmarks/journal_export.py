@@ -1,7 +1,7 @@
 """Journal export throughput and memory: CSV (streamed) and XLSX (constant memory).
 
 Runs against a throwaway database on the configured PostgreSQL (the embedded
-one by default), created and dropped here. Appends N postings (two per event,
+one by default), created and dropped by casino/throwaway.py. Appends N postings (two per event,
 in batches of 1,000 events through the public `ledger.append`; batches of
 10,000 measured four times slower here) spread over
 30 gaming days across the project's account patterns, then exports the whole
@@ -35,10 +35,9 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection  # noqa: E402
+from casino import throwaway  # noqa: E402
 
 from ledger import Metadata, NewEvent, Posting, append, open_account  # noqa: E402
-from ledger.writer import stop_writer  # noqa: E402
 
 BATCH_EVENTS = 1_000
 DAYS = 30
@@ -86,11 +85,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postings", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=20260616)
+    throwaway.add_arguments(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.postings = 400
 
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway.throwaway_database("journalexport", disposable_server=args.disposable_server):
         from casino.reports.journal import TRIAL_BALANCE, CsvExport, write_xlsx
         from casino.reports.reading import head_at
 
@@ -131,9 +131,6 @@ def main() -> None:
               f" {peak_rss_mb():>12.1f}", flush=True)
         print(f"journal_export: rows={rows} csv_rows_per_s={rows / csv_seconds:.0f}"
               f" xlsx_rows_per_s={rows / xlsx_seconds:.0f} peak_rss_mb={peak_rss_mb():.1f}")
-    finally:
-        stop_writer()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

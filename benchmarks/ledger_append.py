@@ -1,13 +1,14 @@
 """Throughput of ledger.append and of rebuild_projections.
 
 Runs against a throwaway database on the configured PostgreSQL (the embedded
-one by default), created and dropped here. Every event carries two postings.
+one by default), created and dropped by casino/throwaway.py; the configured
+database is never touched. Every event carries two postings.
 Writers are threads calling the public `append`: outside a transaction they
 share the group-commit writer; "own transaction" rows wrap each append in its
 caller's transaction on the caller's own connection instead (no grouping),
 for comparison.
 
-    python benchmarks/ledger_append.py [--quick]
+    python benchmarks/ledger_append.py [--quick] [--smoke] [--disposable-server HOST:PORT]
 
 Prints a table, then one line:
 ledger_append: batch100_events_per_s=<n> single_events_per_s=<n> rebuild_events_per_s=<n>
@@ -31,6 +32,8 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection, transaction  # noqa: E402
+
+from casino import throwaway  # noqa: E402
 
 from ledger import NewEvent, Posting, append, open_account, rebuild_projections  # noqa: E402
 from ledger.writer import stop_writer  # noqa: E402
@@ -91,12 +94,11 @@ def run(writers: int, batch: int, events_total: int, own_transaction: bool) -> f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the events")
+    throwaway.add_arguments(parser)
     args = parser.parse_args()
-    scale = 0.1 if args.quick else 1.0
+    scale = 0.001 if args.smoke else 0.1 if args.quick else 1.0
 
-    old_name = connection.settings_dict["NAME"]
-    bench_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway.throwaway_database("ledgerappend", disposable_server=args.disposable_server):
         for code in range(ACCOUNTS):
             # Unguarded asset accounts: the benchmark measures the append path,
             # not refusals.
@@ -125,9 +127,6 @@ def main() -> None:
             f" single_events_per_s={by_key[('group commit', 4, 1)]:.0f}"
             f" rebuild_events_per_s={rebuild_rate:.0f}"
         )
-    finally:
-        stop_writer()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

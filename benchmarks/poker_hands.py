@@ -37,25 +37,24 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from casino import clock  # noqa: E402
+from casino import clock, throwaway  # noqa: E402
 from casino.roles import Role, ensure_role_groups  # noqa: E402
 from casino.rules.commands import load_shipped_rulebooks, register_venue  # noqa: E402
-from ledger.writer import stop_writer  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200, help="hands per table")
     parser.add_argument("--seed", type=int, default=20261122)
+    throwaway.add_arguments(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.hands = 2
 
     setup_test_environment()  # the test client's host name is allowed
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway.throwaway_database("pokerhands", disposable_server=args.disposable_server):
         # The tests' helpers: players, token clients, the scenario's driver.
         from tests.casino.api.conftest import client_for
         from tests.casino.conftest import NOON, VENUES
@@ -116,9 +115,6 @@ def main() -> None:
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in sorted(run.stats.items())))
         print(f"poker_hands: actions_hands_per_s={rates['actions']:.1f}"
               f" history_hands_per_s={rates['history']:.1f}")
-    finally:
-        stop_writer()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

@@ -21,9 +21,14 @@ DATABASE_NAME = "casino"
 DATABASE_OPTIONS = {"server_side_binding": True, "prepare_threshold": 5}
 
 
-def embedded_postgres_settings(data_dir: Path) -> dict[str, object]:
-    """Start (or reuse) the embedded server and return a DATABASES entry."""
+def embedded_postgres_settings(data_dir: Path, name: str | None = None) -> dict[str, object]:
+    """Start (or reuse) the embedded server and return a DATABASES entry.
+
+    The database `name` (default `casino`) is created when missing.
+    """
     import psycopg
+
+    name = name or DATABASE_NAME
 
     data_dir.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
@@ -37,15 +42,15 @@ def embedded_postgres_settings(data_dir: Path) -> dict[str, object]:
         host=socket_dir, user="postgres", dbname="postgres", autocommit=True
     ) as connection:
         exists = connection.execute(
-            "SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]
+            "SELECT 1 FROM pg_database WHERE datname = %s", [name]
         ).fetchone()
         if not exists:
-            connection.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+            connection.execute(f'CREATE DATABASE "{name}"')
     # Keep a reference so the server is not stopped while this process lives.
     _servers.append(server)
     return {
         "ENGINE": "django.db.backends.postgresql",
-        "NAME": DATABASE_NAME,
+        "NAME": name,
         "USER": "postgres",
         "HOST": socket_dir,
         "PORT": "",

@@ -2,6 +2,8 @@
 
 DATABASE_URL      PostgreSQL URL; unset: an embedded PostgreSQL (pgserver) in
                   CASINO_DATA_DIR (default: <project>/.data). Never SQLite.
+CASINO_DATABASE_NAME  the database's name on that server (default: the
+                  URL's, or "casino" on the embedded server).
 CELERY_BROKER_URL Redis URL; unset: tasks run eagerly in-process, unless the
                   caller starts an embedded Redis (the demo, the Celery tests).
 SECRET_KEY        required when DEBUG is off.
@@ -108,11 +110,17 @@ TEMPLATES = [
     },
 ]
 
-if os.environ.get("DATABASE_URL"):
+# True when the database is the embedded default: the only server on which
+# benchmarks and tools make throwaway databases unasked (casino/throwaway.py).
+DATABASE_EMBEDDED = not os.environ.get("DATABASE_URL")
+if DATABASE_EMBEDDED:
+    DATABASES = {"default": embedded_postgres_settings(
+        DATA_DIR / "postgres", name=os.environ.get("CASINO_DATABASE_NAME") or None)}
+else:
     DATABASES = {"default": dj_database_url.config(conn_max_age=60)}
     DATABASES["default"].setdefault("OPTIONS", {}).update(DATABASE_OPTIONS)
-else:
-    DATABASES = {"default": embedded_postgres_settings(DATA_DIR / "postgres")}
+    if os.environ.get("CASINO_DATABASE_NAME"):
+        DATABASES["default"]["NAME"] = os.environ["CASINO_DATABASE_NAME"]
 # One test database per test process, so concurrent runs on one server (two
 # developers, or a benchmark beside the tests) never drop each other's.
 DATABASES["default"].setdefault("TEST", {})["NAME"] = (

@@ -33,9 +33,29 @@ def _stop_ledger_writer(django_db_setup, django_db_blocker):
         stop_writer()
 
 
+def _check_test_database() -> None:
+    """Refuse to switch a database's triggers off unless it is this run's test database.
+
+    The flush after a transactional test empties every table, the log's
+    included; the target must be the test database pytest-django created
+    (`test_<configured name>_<pid>`, casino/settings.py), never the
+    configured one.
+    """
+    name = connection.settings_dict["NAME"]
+    expected = connection.settings_dict["TEST"]["NAME"]
+    if name != expected or not name.startswith("test_"):
+        raise RuntimeError(
+            f"refusing to let the test flush empty database {name!r}: it is not this"
+            f" run's test database {expected!r}")
+
+
 @pytest.fixture(autouse=True)
-def _append_only_tables_survive_flush(request, django_db_blocker):
+def _let_flush_empty_the_test_database_log(request, django_db_blocker):
     """Let Django's flush after a transactional test empty the ledger tables.
+
+    Destroys: every row of the test database, the log included (Django's
+    flush does the emptying; this switches the log's triggers off for it),
+    after checking that the connection is on this run's test database.
 
     The log's triggers refuse TRUNCATE for every role, including Django's test
     flush. A superuser may switch triggers off for its own session
@@ -65,6 +85,7 @@ def _append_only_tables_survive_flush(request, django_db_blocker):
     yield
     with django_db_blocker.unblock():
         stop_writer()
+        _check_test_database()
         with connection.cursor() as cursor:
             cursor.execute("SET session_replication_role = replica")
 
