@@ -22,6 +22,15 @@ from .models import RaiseRule, VenueType
 DATA_DIR = Path(__file__).resolve().parent / "data"
 FILE_NAME = re.compile(r"^(?P<id>[a-z0-9-]+)\.v(?P<version>[0-9]+)\.toml$")
 CITE = re.compile(r"^(00[0-4]:L[0-9]+(-L?[0-9]+)?|EU [0-9]{4}/[0-9]+ art\. [0-9]+)$")
+# A figure or table no code reads is marked `informational = "<kind>: <reason>"`
+# (issue 14 item 21): `procedural` for floor procedure (dealing order, clocks,
+# seating) that moves no money; `reference` for a printed form of figures the
+# code reads elsewhere (a share table the closed form reproduces); `posted` for
+# a rule the venue posts or announces case by case, which this version records
+# but does not fix.
+INFORMATIONAL_KINDS = frozenset({"procedural", "reference", "posted"})
+# How the reason of a decision starts when it chose a value no seed line holds.
+NOT_IN_SEED = "Not in the seed: chosen because"
 UNITS = {"minor", "basis_points", "ppm", "milliseconds", "seconds", "minutes", "hours",
          "days", "months", "years", "count", "players", "time", "bool", "text"}
 
@@ -148,22 +157,32 @@ def validate_rulebook(content: dict[str, Any], where: str) -> None:
             raise _invalid(place, "win_minor_max must be positive")
         _check_cite(row["cite"], place)
         _check_unique(ids, ("win", row["id"]), place)
-    for index, row in enumerate(content.get("figures", [])):
-        place = f"{where} figures[{index}]"
-        _require(row, "key", str, place)
-        _require(row, "cite", str, place)
-        if row.get("unit") not in UNITS:
-            raise _invalid(place, f"unknown unit {row.get('unit')!r}")
-        if not isinstance(row.get("value"), (int, str, bool)):
-            raise _invalid(place, "value must be an integer, a string or a boolean")
-        _check_cite(row["cite"], place)
-        _check_unique(ids, ("figure", row["key"]), place)
     topics: set[str] = set()
+    reasons: dict[str, str] = {}
     for index, row in enumerate(content.get("decisions", [])):
         place = f"{where} decisions[{index}]"
         for key in ("topic", "decision", "reason"):
             _require(row, key, str, place)
         _check_unique(topics, ("decision", row["topic"]), place)
+        reasons[row["topic"]] = row["reason"]
+    for index, row in enumerate(content.get("figures", [])):
+        place = f"{where} figures[{index}]"
+        _require(row, "key", str, place)
+        if row.get("unit") not in UNITS:
+            raise _invalid(place, f"unknown unit {row.get('unit')!r}")
+        if not isinstance(row.get("value"), (int, str, bool)):
+            raise _invalid(place, "value must be an integer, a string or a boolean")
+        if "decision" in row and _require(row, "decision", str, place) not in reasons:
+            raise _invalid(place, f"decision {row['decision']!r} names no [[decisions]] topic")
+        if "cite" in row:
+            _check_cite(_require(row, "cite", str, place), place)
+        elif not reasons.get(row.get("decision"), "").startswith(NOT_IN_SEED):
+            # A value no seed line holds is cited to nothing: its decision
+            # says so and why (issue 14 item 22).
+            raise _invalid(place, "a figure without a cite needs a decision whose reason"
+                                  f" starts {NOT_IN_SEED!r}")
+        _check_informational(row, place)
+        _check_unique(ids, ("figure", row["key"]), place)
     for index, row in enumerate(content.get("tables", [])):
         place = f"{where} tables[{index}]"
         _require(row, "key", str, place)
@@ -175,9 +194,21 @@ def validate_rulebook(content: dict[str, Any], where: str) -> None:
             if "cite" in item:
                 _check_cite(_require(item, "cite", str, f"{place} rows[{number}]"),
                             f"{place} rows[{number}]")
-        if "decision" in row and row["decision"] not in {d["topic"] for d in content.get("decisions", [])}:
+        if "decision" in row and row["decision"] not in reasons:
             raise _invalid(place, f"decision {row['decision']!r} names no [[decisions]] topic")
+        _check_informational(row, place)
         _check_unique(ids, ("table", row["key"]), place)
+
+
+def _check_informational(row: dict, place: str) -> None:
+    """An `informational` mark is "<kind>: <reason>" with a known kind."""
+    if "informational" not in row:
+        return
+    mark = _require(row, "informational", str, place)
+    kind, _, reason = mark.partition(": ")
+    if kind not in INFORMATIONAL_KINDS or not reason.strip():
+        raise _invalid(place, f"informational must read '<kind>: <reason>' with kind one of"
+                              f" {', '.join(sorted(INFORMATIONAL_KINDS))}; got {mark!r}")
 
 
 def _check_cite(cite: str, place: str) -> None:

@@ -103,6 +103,8 @@ class Figure(models.Model):
     figure_key = models.CharField(max_length=120)
     value = models.JSONField()
     unit = models.CharField(max_length=20)
+    # Empty for a value no seed line holds: `decision` then names the row that
+    # chose it ("Not in the seed: chosen because ...").
     cite = models.CharField(max_length=40)
     note = models.TextField(blank=True)
     decision = models.CharField(max_length=120, blank=True)
@@ -115,7 +117,8 @@ class Figure(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.figure_key} = {self.value} {self.unit} ({self.cite})"
+        source = self.cite or f"decision {self.decision}"
+        return f"{self.figure_key} = {self.value} {self.unit} ({source})"
 
 
 class Decision(models.Model):

@@ -62,7 +62,9 @@ class RulebookProjection:
         Figure.objects.bulk_create(
             Figure(
                 key=f"{key}/{row['key']}", rulebook=version, figure_key=row["key"],
-                value=row["value"], unit=row["unit"], cite=row["cite"],
+                value=row["value"], unit=row["unit"],
+                # A value no seed line holds has no cite, only its decision.
+                cite=row.get("cite", ""),
                 note=row.get("note", ""), decision=row.get("decision", ""),
                 effective_from=(dt.date.fromisoformat(row["effective_from"])
                                 if row.get("effective_from") else None),

@@ -83,13 +83,52 @@ def test_a_fragment_adds_figures_and_tables_to_its_version(rulebooks, tmp_path):
     ("[[tables]]\nkey = 't'\ncite = '002:L1'\nrows = [{a = 1, cite = 'x'}]\n",
      "is not of the form"),
     (FRAGMENT + FRAGMENT, "duplicate"),
-])
+    ("[[figures]]\nkey = 'f'\nvalue = 1\nunit = 'hours'\n",
+     "a figure without a cite needs a decision"),
+    ("[[figures]]\nkey = 'f'\nvalue = 1\nunit = 'hours'\ndecision = 'd'\n"
+     "[[decisions]]\ntopic = 'd'\ndecision = 'One hour.'\nreason = 'Seems right.'\n",
+     "a figure without a cite needs a decision"),
+    ("[[figures]]\nkey = 'f'\nvalue = 1\nunit = 'hours'\ncite = '002:L1'\ndecision = 'gone'\n",
+     "names no [[decisions]] topic"),
+    ("[[figures]]\nkey = 'f'\nvalue = 1\nunit = 'hours'\ncite = '002:L1'\n"
+     "informational = 'unused'\n", "informational must read"),
+    ("[[figures]]\nkey = 'f'\nvalue = 1\nunit = 'hours'\ncite = '002:L1'\n"
+     "informational = 'decorative: looks nice'\n", "informational must read"),
+    ("[[tables]]\nkey = 't'\ncite = '002:L1'\nrows = [{a = 1}]\ninformational = 'procedural:'\n",
+     "informational must read"),
+], ids=["header", "empty-rows", "cite", "row-cite", "duplicate", "no-cite-no-decision",
+        "no-cite-seed-decision", "unknown-decision", "informational-no-kind",
+        "informational-unknown-kind", "informational-no-reason"])
 def test_a_malformed_fragment_is_refused_naming_it(db, tmp_path, fragment, message):
     main = _with_fragment(tmp_path, fragment)
     with pytest.raises(RulesError) as caught:
         read_rulebook(main)
     assert message in caught.value.message
     assert "games.toml" in caught.value.message or "ray-online.v2.toml" in caught.value.message
+
+
+CHOSEN = """
+[[figures]]
+key = "test.chosen.delay"
+value = 3
+unit = "hours"
+decision = "test.chosen"
+informational = "procedural: a test figure no code reads"
+
+[[decisions]]
+topic = "test.chosen"
+decision = "Three hours."
+reason = "Not in the seed: chosen because the test needs a value."
+cite = "002:L3078"
+"""
+
+
+def test_a_chosen_value_loads_with_its_decision_and_no_cite(rulebooks, tmp_path):
+    """A figure no seed line holds loads citing nothing, pointing at its decision."""
+    version, _ = load_rulebook(_with_fragment(tmp_path, CHOSEN))
+    row = figure(version, "test.chosen.delay")
+    assert (row.value, row.unit, row.cite, row.decision) == (3, "hours", "", "test.chosen")
+    assert str(row) == "test.chosen.delay = 3 hours (decision test.chosen)"
 
 
 def test_loading_is_an_event_and_reloading_writes_nothing(rulebooks):

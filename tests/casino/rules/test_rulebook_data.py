@@ -85,8 +85,10 @@ STAKE_REQUIRED = {
     "cite": str,
 }
 WIN_REQUIRED = {"id": str, "scope": str, "win_minor_max": int, "cite": str}
-FIGURE_REQUIRED = {"key": str, "unit": str, "cite": str}
-FIGURE_OPTIONAL = {"note": str, "decision": str, "effective_from": str}
+FIGURE_REQUIRED = {"key": str, "unit": str}
+FIGURE_OPTIONAL = {"cite": str, "note": str, "decision": str, "effective_from": str,
+                   "informational": str}
+NOT_IN_SEED = "Not in the seed: chosen because"
 DECISION_REQUIRED = {"topic": str, "decision": str, "reason": str, "cite": str}
 RAISE_RULES = {"none", "per_game_rules", "at_most_double"}
 INT_UNITS = {
@@ -145,7 +147,8 @@ def _all_rows():
     for name, (_, data) in BOOKS.items():
         for table in ("stake_limits", "win_limits", "figures", "decisions", "tables"):
             for row in data.get(table, []):
-                yield name, table, row
+                if "cite" in row:
+                    yield name, table, row
 
 
 def _check_types(row: dict, required: dict, optional: dict, where: str) -> list[str]:
@@ -394,9 +397,48 @@ def test_figures_not_read_from_the_rulebooks_own_seed_are_backed_by_a_decision()
     for name, (_, data) in BOOKS.items():
         seed = data["rulebook"]["seed"]
         for row in data.get("figures", []):
-            if not row["cite"].startswith(seed + ":") and "decision" not in row:
-                bad.append((name, row["key"], row["cite"]))
+            if not row.get("cite", "").startswith(seed + ":") and "decision" not in row:
+                bad.append((name, row["key"], row.get("cite")))
     assert not bad, pformat(bad)
+
+
+def test_a_figure_without_a_cite_is_chosen_by_a_not_in_the_seed_decision():
+    """A value no seed line holds cites nothing; its decision's reason starts 'Not in the seed: chosen because'."""
+    bad = []
+    for name, (_, data) in BOOKS.items():
+        reasons = {row["topic"]: row["reason"] for row in data.get("decisions", [])}
+        for row in data.get("figures", []):
+            if "cite" not in row and not reasons.get(row.get("decision"), "").startswith(NOT_IN_SEED):
+                bad.append((name, row["key"], row.get("decision")))
+    assert not bad, pformat(bad)
+
+
+# Values that no line of their seed holds (issue 14 item 22): each must stay a
+# decision, never come back with a seed cite. (rulebook, key, value, decision)
+CHOSEN_NOT_IN_SEED = {
+    ("ray-online", "online.limits.daily_spend.increase_delay", 24, "online.limits.cooling_off"),
+    ("ray-online", "online.limits.monthly_spend.increase_delay", 7, "online.limits.cooling_off"),
+    ("ray-online", "online.limits.time.increase_delay", 24, "online.limits.cooling_off"),
+    ("ray-online", "online.limits.decrease_delay", 0, "online.limits.cooling_off"),
+    ("ray-online", "online.loss_cap.day_start", "00:00", "online.day"),
+    ("veikkaus-poker-room", "gaming_day.boundary", "06:00", "gaming_day.boundary"),
+    ("olympic-tallinn", "gaming_day.boundary", "06:00", "gaming_day.boundary"),
+    ("veikkaus-poker-room", "jackpot.bad_beat.payout.min_players", 5, "jackpot.min_players"),
+    ("veikkaus-online-poker", "tournament.bounty.progressive.onto_own_basis_points", 5000,
+     "tournaments.bounty.progressive_share"),
+}
+
+
+def test_values_no_seed_line_holds_carry_no_seed_cite():
+    """The limit-raise delays (24 h, 7 days) and the other chosen values cite no seed line, only their decision."""
+    for rid, key, value, decision in CHOSEN_NOT_IN_SEED:
+        row = next(r for r in _book(rid)["figures"] if r["key"] == key)
+        assert (row["value"], row.get("decision"), row.get("cite")) == (value, decision, None), (rid, key)
+    cite_less = {
+        (rid, row["key"])
+        for rid in RULEBOOK_IDS for row in _book(rid)["figures"] if "cite" not in row
+    }
+    assert cite_less == {(rid, key) for rid, key, _, _ in CHOSEN_NOT_IN_SEED}
 
 
 def test_stake_and_win_limits_appear_only_in_ray_rulebooks():
@@ -512,6 +554,21 @@ def test_online_limit_increases_wait_and_decreases_do_not():
     units = {row["key"]: row["unit"] for row in _book("ray-online")["figures"]}
     assert units["online.limits.daily_spend.increase_delay"] == "hours"
     assert units["online.limits.monthly_spend.increase_delay"] == "days"
+    cooling_off = next(d for d in _book("ray-online")["decisions"]
+                       if d["topic"] == "online.limits.cooling_off")
+    assert cooling_off["reason"].startswith(NOT_IN_SEED)
+    assert "24 hours" in cooling_off["decision"] and "7 days" in cooling_off["decision"]
+
+
+def test_pslive_cancellation_is_settled_by_one_decision():
+    """004:L182 gives only the right to cancel: one decision settles it, the online policy (issue 14 item 20)."""
+    book = _book("pslive-tournaments")
+    cancelling = sorted(d["topic"] for d in book["decisions"] if "cancel" in d["topic"])
+    assert cancelling == ["tournaments.cancel.policy"]
+    policy = next(d for d in book["decisions"] if d["topic"] == "tournaments.cancel.policy")
+    assert policy["cite"] == "004:L182"
+    assert "001:L417-444" in policy["decision"]
+    assert not [f["key"] for f in book["figures"] if f["key"].startswith("cancellation.")]
 
 
 def _tallinn_rake(pot: int) -> int:
