@@ -100,3 +100,17 @@ def _triggers_enforced_in_db_tests(request, django_db_blocker):
     with connection.cursor() as cursor:
         cursor.execute("SET session_replication_role = origin")
     yield
+
+
+@pytest.fixture(autouse=True)
+def _reference_data_cache_per_test():
+    """Start every test with an empty reference-data cache (casino/rules/cache.py).
+
+    A test's venues and rulebooks roll back with its transaction; a venue
+    cached by one test must not answer in the next.
+    """
+    from casino.rules.cache import invalidate
+
+    invalidate()
+    yield
+    invalidate()

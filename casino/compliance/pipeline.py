@@ -21,7 +21,6 @@ from casino import clock
 from casino.players.commands import load_player
 from casino.players.models import PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
-from casino.rules.models import Figure as FigureRow
 from ledger import Metadata, NewEvent, append
 from ledger.models import Account
 
@@ -85,8 +84,8 @@ def load_context(attempt: Attempt) -> AttemptContext:
     day = venue_day(venue, at)
     rulebook = rules.rulebook_in_force(venue.rulebook_id, local.date())
     figures = {
-        row.figure_key: Figure(row.value, row.cite)
-        for row in FigureRow.objects.filter(rulebook=rulebook)
+        key: Figure(row.value, row.cite)
+        for key, row in rules.figures(rulebook).items()
         if row.effective_from is None or row.effective_from <= local.date()
     }
     if attempt.account:
@@ -101,7 +100,7 @@ def load_context(attempt: Attempt) -> AttemptContext:
         kind=attempt.kind, amount_minor=attempt.amount_minor, currency=attempt.currency,
         at=at, venue=venue.code, venue_local=local, venue_day=day, rulebook=rulebook.key,
         game=attempt.game, bet_unit=attempt.bet_unit, category=attempt.category,
-        stake_limit=stake_limit, rulebook_has_stake_limits=rulebook.stake_limits.exists(),
+        stake_limit=stake_limit, rulebook_has_stake_limits=bool(rules.stake_limits(rulebook)),
         stake_raise_rule=raise_rule, in_play_raise=attempt.in_play_raise,
         win_limit=Figure(win_row.win_minor_max, win_row.cite) if win_row else None,
         figures=figures,
@@ -158,9 +157,10 @@ def _gaming_account_rules(day: dt.date, own: dict[str, Figure]) -> dict[str, Fig
     them; the lowest ceiling counts, and the venue's own window where it has
     one.
     """
-    rows = FigureRow.objects.filter(
-        rulebook__in=rules.versions_in_force(day), figure_key__in=GAMING_ACCOUNT_RULES
-    ).order_by("figure_key", "rulebook_id")
+    rows = sorted(
+        (row for version in rules.versions_in_force(day)
+         for key, row in rules.figures(version).items() if key in GAMING_ACCOUNT_RULES),
+        key=lambda row: (row.figure_key, row.rulebook_id))
     found: dict[str, Figure] = {}
     for row in rows:
         if row.effective_from is not None and row.effective_from > day:

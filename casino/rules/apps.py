@@ -10,6 +10,10 @@ class RulesConfig(AppConfig):
         from ledger import projections as ledger_projections
 
         from . import projections
+        from .cache import RulesCacheProjection
+        from .events import RULEBOOK_LOADED, VENUE_REGISTERED
 
         ledger_projections.register(projections.RulebookProjection())
         ledger_projections.register(projections.VenueProjection())
+        ledger_projections.register(
+            RulesCacheProjection(frozenset({RULEBOOK_LOADED, VENUE_REGISTERED})))
