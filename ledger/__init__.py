@@ -18,15 +18,24 @@ L2  Gap-free, commit-ordered positions. Positions are 1..n with no gap and
 L3  Balanced. Each event's postings sum to zero per currency: checked in
     `NewEvent`, again by a statement trigger on insert, again by verify.
     tests/ledger/test_append.py, test_money_properties.py
-L4  Accounts hold their constraints. No posting takes a may-not-go-negative
-    account below zero or any account over its maximum: checked per event by
-    the writer, again by CHECK constraints on the balance row.
-    tests/ledger/test_concurrency.py, test_append.py
-L5  Currency-true. A posting's currency is its account's currency: checked
+L4  Accounts hold their constraints, and only the log moves them. No
+    posting takes a may-not-go-negative account below zero or any account
+    over its maximum: checked per event by the writer against the balance
+    it reads under the writer lock, again by CHECK constraints on the
+    balance row. That row is written by the log's insert triggers alone (an
+    account opens from its event, a balance moves by its postings); any
+    other INSERT, UPDATE, DELETE or TRUNCATE is refused for every role,
+    superusers included, unless triggers are off or it is a rebuild run by
+    the owner (migration 0004).
+    tests/ledger/test_concurrency.py, test_append.py, test_balance_guard.py,
+    test_immutability.py
+L5  Currency-true. A posting's currency is its account's: checked
     by the writer, again by a composite foreign key.
     tests/ledger/test_append.py
 L6  Optimistic concurrency. An append with a stale expected stream version
-    is refused and writes nothing. tests/ledger/test_append.py
+    is refused and writes nothing. Stream versions, like balances, are
+    moved by the event insert trigger only (migration 0004).
+    tests/ledger/test_append.py, test_balance_guard.py
 L7  Idempotent. A repeated key with the same request returns the original
     result and writes nothing; with a different request it is refused.
     tests/ledger/test_idempotency.py

@@ -4,9 +4,18 @@ A projection declares the event types it reads and applies a batch of
 recorded events in position order. The writer calls every registered
 projection inside the append transaction, so a read after a write is
 consistent; `manage.py rebuild_projections` resets each one and feeds it the
-whole log through the same `apply`, so live and rebuilt tables cannot drift
-apart by construction (and `tests/ledger/test_rebuild.py` checks they don't).
-Apps register their projections in `AppConfig.ready()`, never as signals.
+whole log through `replay` (which is `apply` unless the projection says
+otherwise), so live and rebuilt tables cannot drift apart by construction
+(and `tests/ledger/test_rebuild.py` checks they don't). Apps register their
+projections in `AppConfig.ready()`, never as signals.
+
+The ledger's own two projections are the exception that proves the rule:
+`ledger_account` and `ledger_stream` are what the writer decides with, so
+nothing in Python writes them on the live path. The insert triggers of
+migration 0004 maintain them in the insert statement itself and refuse
+every other change (L4, L6); their `apply` does nothing and their `replay`,
+allowed only inside a rebuild, recomputes them from the log. `verify_ledger`
+compares the two paths.
 """
 
 from __future__ import annotations
@@ -14,17 +23,24 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Protocol, Sequence
 
+from django.apps import apps
 from django.db import connection
 
 from .types import RecordedEvent
 
 ACCOUNT_OPENED = "ledger.account_opened"
 
+# The log itself: never a projection, never reset, never rebuilt.
+LOG_TABLES = frozenset({"ledger_event", "ledger_posting", "ledger_idempotency", "ledger_head"})
+
 
 class Projection(Protocol):
     name: str
     # None: every event; otherwise only events of these types are passed in.
     event_types: frozenset[str] | None
+    # Optional `tables: tuple[str, ...]`: the tables it owns. Without it, the
+    # tables of every model of the app the projection's class belongs to.
+    # Optional `replay(events)`: what a rebuild calls instead of `apply`.
 
     def reset(self) -> None:
         """Delete every row this projection owns."""
@@ -48,26 +64,68 @@ def registered() -> list[Projection]:
 
 def apply(events: Sequence[RecordedEvent]) -> None:
     """Run every registered projection over a batch of new events."""
+    _run(events, replaying=False)
+
+
+def replay(events: Sequence[RecordedEvent]) -> None:
+    """Run every registered projection over a batch of the log, in a rebuild."""
+    _run(events, replaying=True)
+
+
+def _run(events: Sequence[RecordedEvent], *, replaying: bool) -> None:
     for projection in _registry.values():
+        handle = getattr(projection, "replay", projection.apply) if replaying else projection.apply
         if projection.event_types is None:
-            projection.apply(events)
+            handle(events)
         else:
             selected = [event for event in events if event.type in projection.event_types]
             if selected:
-                projection.apply(selected)
+                handle(selected)
+
+
+def projection_tables() -> list[str]:
+    """Return the tables the registered projections own, in registration order.
+
+    A projection names them in `tables`, or owns every model table of its
+    app (the log's tables excepted). `verify_ledger` rebuilds these into a
+    scratch schema and compares them with the live ones.
+    """
+    tables: dict[str, None] = {}
+    for projection in _registry.values():
+        owned = getattr(projection, "tables", None)
+        if owned is None:
+            app_config = apps.get_containing_app_config(type(projection).__module__)
+            if app_config is None:
+                raise ValueError(f"projection {projection.name} names no tables and no app")
+            owned = [
+                model._meta.db_table
+                for model in app_config.get_models(include_auto_created=True)
+                if model._meta.managed and not model._meta.proxy
+            ]
+        for table in owned:
+            if table not in LOG_TABLES:
+                tables[table] = None
+    return list(tables)
 
 
 class StreamProjection:
-    """`ledger_stream`: each stream's version, for optimistic concurrency."""
+    """`ledger_stream`: each stream's version, for optimistic concurrency.
+
+    Live, the event insert trigger moves the versions (migration 0004).
+    """
 
     name = "ledger.streams"
     event_types = None
+    tables = ("ledger_stream",)
 
     def reset(self) -> None:
         with connection.cursor() as cursor:
             cursor.execute("DELETE FROM ledger_stream")
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
+        """Nothing to do: the insert of the events already moved the versions."""
+
+    def replay(self, events: Sequence[RecordedEvent]) -> None:
         latest: dict[str, tuple[int, int]] = {}
         for event in events:
             latest[event.stream] = (event.version, event.position)
@@ -83,16 +141,24 @@ class StreamProjection:
 
 
 class AccountProjection:
-    """`ledger_account`: the chart of accounts and each account's balance."""
+    """`ledger_account`: the chart of accounts and each account's balance.
+
+    Live, the event insert trigger opens accounts and the posting insert
+    trigger moves balances (migration 0004); the CHECK constraints hold L4.
+    """
 
     name = "ledger.accounts"
     event_types = None  # any event may carry postings
+    tables = ("ledger_account",)
 
     def reset(self) -> None:
         with connection.cursor() as cursor:
             cursor.execute("DELETE FROM ledger_account")
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
+        """Nothing to do: the insert of the postings already moved the balances."""
+
+    def replay(self, events: Sequence[RecordedEvent]) -> None:
         opened = [event for event in events if event.type == ACCOUNT_OPENED]
         deltas: dict[str, int] = defaultdict(int)
         last_positions: dict[str, int] = {}
@@ -113,7 +179,7 @@ class AccountProjection:
                         [e.payload["code"] for e in opened],
                         [e.payload["type"] for e in opened],
                         [e.payload["currency"] for e in opened],
-                        [e.payload.get("name", "") for e in opened],
+                        [e.payload.get("name") or "" for e in opened],
                         [e.payload["must_not_go_negative"] for e in opened],
                         [e.payload["balance_max_minor"] for e in opened],
                         [e.position for e in opened],
@@ -122,7 +188,8 @@ class AccountProjection:
             if deltas:
                 codes = list(deltas)
                 # Postings are debit-positive; balances are kept in each
-                # account's natural direction (models.natural_sign).
+                # account's natural direction (models.natural_sign), as the
+                # posting insert trigger keeps them.
                 cursor.execute(
                     "UPDATE ledger_account AS a SET"
                     " balance_minor = a.balance_minor + CASE WHEN a.type IN ('asset', 'expense')"

@@ -128,8 +128,34 @@ def test_database_refuses_a_posting_for_a_missing_event(accounts):
     assert Posting.objects.count() == 0
 
 
+def _insert_postings(event_id: int, *postings: tuple[int, str, int]) -> None:
+    """Attach postings (index, account, amount) to an existing event, raw."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
+            " SELECT %s, i, a, m, 'EUR' FROM unnest(%s::smallint[], %s::text[], %s::bigint[])"
+            " AS p(i, a, m)",
+            [event_id, [p[0] for p in postings], [p[1] for p in postings],
+             [p[2] for p in postings]],
+        )
+
+
 def test_database_refuses_a_negative_balance_on_a_guarded_account(accounts):
-    """The balance row's CHECK constraint restates the writer's rule (L4)."""
+    """Postings inserted past the writer's checks still meet the balance row's
+    CHECK constraint, moved by the posting insert trigger (L4)."""
+    result = transfer("player/alice", "cage/cash", 1_000)
     with pytest.raises(DatabaseError, match="ledger_account_not_negative"):
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("UPDATE ledger_account SET balance_minor = -1 WHERE code = 'player/bob'")
+        with transaction.atomic():
+            # A debit of a liability lowers it: bob (0) would owe -100.
+            _insert_postings(result.first_position, (5, "player/bob", 100), (6, "cage/cash", -100))
+    assert Posting.objects.count() == 2
+
+
+def test_database_refuses_a_balance_over_the_maximum(accounts):
+    """The maximum balance is held at insert time too (L4)."""
+    result = transfer("player/alice", "cage/cash", 1_000)
+    with pytest.raises(DatabaseError, match="ledger_account_balance_max"):
+        with transaction.atomic():
+            _insert_postings(result.first_position, (5, "cage/cash", 499_001),
+                             (6, "player/alice", -499_001))
+    assert Posting.objects.count() == 2
