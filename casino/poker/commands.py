@@ -101,6 +101,7 @@ from .events import (
     HAND_SETTLED,
     HAND_STARTED,
     HAND_VOIDED,
+    MUCK,
     OPEN_STREET,
     PLAYER_BOUGHT_IN,
     PLAYER_CASHED_OUT,
@@ -894,23 +895,33 @@ class Deal:
     `blind_seats` (small or None, big) overrides the seats after the button
     when the blinds move irregularly (000:L1036-1070); `straddles` counts the
     live straddles (000:L975-985); `first_seat` names who brings in on the
-    first street of a stud game without blinds (000:L2170-2186).
+    first street of a stud game without blinds (000:L2170-2186);
+    `missed_blinds` maps a returning player's seat to the blinds they missed
+    and post to play at once, "big" or "small" (000:L1133-1167).
     """
 
     button: int
     blind_seats: tuple[int | None, int] | None = None
     straddles: int = 0
     first_seat: int | None = None
+    missed_blinds: Mapping[int, str] | None = None
 
     def record(self) -> dict[str, Any]:
-        return {"button": self.button,
-                "blind_seats": list(self.blind_seats) if self.blind_seats else None,
-                "straddles": self.straddles, "first_seat": self.first_seat}
+        record = {"button": self.button,
+                  "blind_seats": list(self.blind_seats) if self.blind_seats else None,
+                  "straddles": self.straddles, "first_seat": self.first_seat}
+        if self.missed_blinds:
+            # Only when given, so hands without them record what they always did.
+            record["missed_blinds"] = {str(seat): str(missed) for seat, missed
+                                       in sorted(self.missed_blinds.items())}
+        return record
 
 
 def start_hand(*, table_id: str, button: int, actor: str,
                blind_seats: tuple[int | None, int] | None = None, straddles: int = 0,
-               first_seat: int | None = None, idempotency_key: str | None = None,
+               first_seat: int | None = None,
+               missed_blinds: Mapping[int, str] | None = None,
+               idempotency_key: str | None = None,
                at: dt.datetime | None = None) -> HandResult:
     """Deal a hand to every seated player with chips; post the forced bets.
 
@@ -921,7 +932,7 @@ def start_hand(*, table_id: str, button: int, actor: str,
     if recorded is not None:
         return _replay_hand(recorded, (HAND_STARTED,))
     at = at or clock.now()
-    deal = Deal(button, blind_seats, straddles, first_seat)
+    deal = Deal(button, blind_seats, straddles, first_seat, missed_blinds)
     for _ in range(ATTEMPTS_MAX):
         ctx = load_table(table_id)
         hand, event = _deal(ctx, deal, at)
@@ -1105,7 +1116,8 @@ def record_hand(*, table_id: str, deal: Deal, steps: Sequence[Step],
         events, state = [started], ctx.state
         for index, step in enumerate(steps):
             try:
-                if state.is_over:
+                # After the betting only a muck may follow (engine.muck).
+                if state.is_over and step.kind != MUCK:
                     raise engine.IllegalAction(engine.BettingErrorCode.HAND_OVER,
                                                "The hand is already over.")
                 state, step_events = _step(ctx, state, step, at=at, day=day)
@@ -1143,7 +1155,7 @@ def _history_end(ctx: HandContext, state: engine.HandState, showdown: Showdown |
     if state.phase is engine.Phase.COMPLETE:
         if showdown is not None:
             raise PokerError(Code.INVALID_REQUEST, "the hand ended without a showdown:"
-                             " every other player folded", status=400)
+                             " every other player folded or mucked", status=400)
         return []
     if state.phase is not engine.Phase.SHOWDOWN or showdown is None:
         raise PokerError(Code.INCOMPLETE_HISTORY,
@@ -1313,13 +1325,15 @@ def load_hand(hand_id: str) -> HandContext:
 
 def _start_state(started: Mapping[str, Any]) -> engine.HandState:
     blinds = started.get("blind_seats")
+    missed = {int(n): v for n, v in (started.get("missed_blinds") or {}).items()}
     return engine.start_hand(started["variant"], started["structure"],
                              engine.Stakes(**started["stakes"]),
                              {int(n): v for n, v in started["stacks_minor"].items()},
                              started["button"],
                              blind_seats=tuple(blinds) if blinds else None,
                              straddles=started.get("straddles", 0),
-                             first_seat=started.get("first_seat"))
+                             first_seat=started.get("first_seat"),
+                             missed_blinds=missed or None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1335,6 +1349,8 @@ class Step:
 def _advance(state: engine.HandState, step: Step) -> engine.HandState:
     if step.kind == OPEN_STREET:
         return engine.open_street(state, first_seat=step.seat, open_pair=step.open_pair)
+    if step.kind == MUCK:
+        return engine.muck(state, step.seat)
     return engine.apply(state, engine.Action(step.seat, step.kind, step.amount_minor))
 
 
@@ -1342,10 +1358,12 @@ def _step(ctx: HandContext, state: engine.HandState, step: Step, *, at: dt.datet
           day: dt.date) -> tuple[engine.HandState, list[NewEvent]]:
     """Apply one step; return the new state and its events (not yet appended).
 
-    When the step ends the hand without a showdown (everyone else folded),
-    the events include the settlement: the uncalled bet goes back, rake and
-    drop are taken, and the last player wins the pots, no cards needed
-    (000:L192-195, L1824-1832). Raises engine.IllegalAction.
+    When the step ends the hand without a showdown (everyone else folded,
+    or mucked at the showdown), the events include the settlement: the
+    uncalled bet goes back, rake and drop are taken, and the last player
+    holding cards wins the pots they are in, no cards needed (000:L192-195,
+    L1824-1832); a side pot of players who all mucked goes to the last of
+    them to muck (`engine.claimants`). Raises engine.IllegalAction.
     """
     state = _advance(state, step)
     payload = {"hand_id": ctx.hand_id, "seat": step.seat, "kind": step.kind,
@@ -1357,8 +1375,8 @@ def _step(ctx: HandContext, state: engine.HandState, step: Step, *, at: dt.datet
                        schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)]
     if state.phase is engine.Phase.COMPLETE:
         decided = _decide_settlement(ctx, state)
-        awards = {decided.winner: engine.award_without_showdown(decided.pots_net,
-                                                                decided.winner)}
+        awards = engine.award_uncontested(engine.claimants(decided.pots_net,
+                                                           state.mucked))
         events.append(_settled_event(ctx, state, decided, awards, claimed=None, board=None,
                                      hands=None, at=at, day=day))
     return state, events
@@ -1369,25 +1387,42 @@ def _showdown_events(ctx: HandContext, state: engine.HandState, board: str | Seq
                      at: dt.datetime, day: dt.date) -> tuple[list[NewEvent], Any, Any]:
     """Verify a showdown with native_eval: the settlement, or the dispute and its alert.
 
+    The cards are those of every player still holding cards; a player who
+    mucked (`engine.muck`, recorded before the showdown) has a dead hand
+    whose cards are not read, and the pots go to the best hands shown
+    (000:L245-248, L192-195; `engine.claimants`).
+
     Returns (events, board as recorded, cards as recorded). Raises
     PokerError 400 for cards the evaluator refuses or a wrong set of hands.
     """
     decided = _decide_settlement(ctx, state)
-    live = set(state.live_seats)
+    pots = engine.claimants(decided.pots_net, state.mucked)
+    contested = [pot for pot in pots if len(pot.eligible_seats) > 1]
+    must_show = {seat for pot in contested for seat in pot.eligible_seats}
     shown = {int(seat): cards for seat, cards in hands.items()}
-    if set(shown) != live:
+    if set(shown) & set(state.mucked):
         raise PokerError(Code.INVALID_SHOWDOWN,
-                         "give the cards of every player still in the hand, and only"
-                         " theirs", status=400, live_seats=sorted(live),
-                         seats_given=sorted(shown))
-    try:
-        verified_result = native_eval.showdown(
-            state.variant, board, shown,
-            [(pot.amount_minor, pot.eligible_seats) for pot in decided.pots_net],
-            state.button)
-    except ValueError as error:
-        raise PokerError(Code.INVALID_SHOWDOWN, str(error), status=400) from None
-    verified = {seat: amount for seat, amount in verified_result.awards.items() if amount}
+                         "a mucked hand is dead: its cards are not read", status=400,
+                         mucked=list(state.mucked), seats_given=sorted(shown),
+                         cite="000:L245-248")
+    if not must_show <= set(shown) <= set(state.holding_seats):
+        raise PokerError(Code.INVALID_SHOWDOWN,
+                         "give the cards of every player still holding cards, and only"
+                         " theirs (a player who does not show mucks)", status=400,
+                         holding_seats=list(state.holding_seats),
+                         seats_given=sorted(shown), cite="000:L192-195")
+    awarded = engine.award_uncontested([p for p in pots if len(p.eligible_seats) == 1])
+    if contested:
+        try:
+            verified_result = native_eval.showdown(
+                state.variant, board, shown,
+                [(pot.amount_minor, pot.eligible_seats) for pot in contested],
+                state.button)
+        except ValueError as error:
+            raise PokerError(Code.INVALID_SHOWDOWN, str(error), status=400) from None
+        for seat, amount in verified_result.awards.items():
+            awarded[seat] = awarded.get(seat, 0) + amount
+    verified = {seat: amount for seat, amount in sorted(awarded.items()) if amount}
     board_record = board if isinstance(board, str) else list(board)
     cards_record = {str(seat): (c if isinstance(c, str) else list(c))
                     for seat, c in shown.items()}
@@ -1478,6 +1513,8 @@ def _settled_event(ctx: HandContext, state: engine.HandState, decided: Decided,
         "stacks_minor_after": {str(k): v for k, v in stacks.items()},
         "pot_minor": 0,
     }
+    if state.mucked:
+        payload["mucked"] = list(state.mucked)
     return NewEvent(stream=ctx.stream, type=HAND_SETTLED, payload=payload,
                     postings=tuple(postings), schema_version=SCHEMA_VERSION,
                     occurred_at=at, gaming_day=day)

@@ -38,17 +38,20 @@ Payload keys by type (amounts in minor units, seats as strings in JSON maps):
                         whole (no hand was started)
     hand_started        hand_id, table_id, number, venue, currency, variant,
                         structure, stakes, button, blind_seats, straddles,
-                        first_seat, stacks_minor{seat: stack},
+                        first_seat, missed_blinds{seat: "big"|"small"} (only
+                        when given), stacks_minor{seat: stack},
                         players{seat: player_id}, phase, to_act
     action_taken        hand_id, seat, kind, amount_minor (as sent), record (the
                         engine's Record), phase, to_act, pot_minor; kind
                         "open_street" (stud: who acts first, open_pair) is
-                        the dealer's, not a bet
+                        the dealer's, not a bet; kind "muck" (at the
+                        showdown, no chips) gives up the hand's pots
     action_rejected     hand_id, seat, kind, amount_minor, code, message, details
     hand_settled        hand_id, table_id, returned[[seat, amount]], pots[...],
                         rake{...}, drop{...}, pots_net[...], awards_verified,
                         awards_claimed (None: no showdown), board, hands,
-                        stacks_minor_after{seat: stack}, showdown (bool)
+                        stacks_minor_after{seat: stack}, showdown (bool),
+                        mucked[seat, in order] (only when someone mucked)
     hand_disputed       hand_id, table_id, pots_net, awards_verified,
                         awards_claimed, board, hands
     hand_voided         hand_id, table_id, reason, stacks_minor_after
@@ -80,6 +83,9 @@ TIME_CHARGE_REJECTED = "poker.time_charge_rejected"
 OPEN_STREET = "open_street"
 """An action_taken kind that is not a bet: the dealer names who acts first
 on a stud street (000:L2201-2213)."""
+MUCK = "muck"
+"""An action_taken kind that is not a bet: at the showdown a player throws
+the hand away unshown, and it is dead (000:L245-248)."""
 
 TABLE_EVENT_TYPES = frozenset({TABLE_OPENED, PLAYER_BOUGHT_IN, PLAYER_CASHED_OUT,
                                TIME_CHARGED})

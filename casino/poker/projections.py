@@ -30,7 +30,7 @@ from .events import (
     TABLE_OPENED,
     TIME_CHARGED,
 )
-from .models import Hand, Seat, SeatMove, Table
+from .models import Hand, HandStatus, Seat, SeatMove, Table
 
 
 class PokerProjection:
@@ -143,7 +143,8 @@ def _follow_phase(hand: Hand, phase: str) -> None:
     """Move the hand's state to match the engine's phase after an event."""
     if phase == "betting" or phase == "awaiting_street":
         hand.open_betting()
-    elif phase == "showdown":
+    elif phase == "showdown" and hand.state != HandStatus.SHOWDOWN:
+        # A muck at the showdown leaves the hand where it was.
         hand.reach_showdown()
     # "complete": the same append settles the hand (commands.act).
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from casino.api import MoneyField
-from casino.poker.engine import ActionKind, BettingStructure
-from casino.poker.events import OPEN_STREET
+from casino.poker.engine import ActionKind, BettingStructure, MissedBlind
+from casino.poker.events import MUCK, OPEN_STREET
 
 
 class TableOpenSerializer(serializers.Serializer):
@@ -129,6 +129,15 @@ class SeatResultSerializer(serializers.Serializer):
     position = serializers.IntegerField()
 
 
+class MissedBlindSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=12)
+    missed = serializers.ChoiceField(
+        choices=[m.value for m in MissedBlind],
+        help_text="`big`: missed the big blind (and so the small); posts the big blind"
+                  " live and the small blind dead (000:L1141-1155). `small`: posts the"
+                  " small blind, live (000:L1158-1167).")
+
+
 class HandStartSerializer(serializers.Serializer):
     button = serializers.IntegerField(min_value=1, max_value=12)
     small_blind_seat = serializers.IntegerField(
@@ -141,6 +150,16 @@ class HandStartSerializer(serializers.Serializer):
     first_seat = serializers.IntegerField(
         min_value=1, max_value=12, required=False,
         help_text="Stud without blinds: the seat that brings in (000:L2170-2186).")
+    missed_blinds = MissedBlindSerializer(
+        many=True, required=False,
+        help_text="Returning players who post their missed blinds to play at once"
+                  " (000:L1133-1167).")
+
+    def validate_missed_blinds(self, value):
+        seats = [entry["seat"] for entry in value]
+        if len(set(seats)) != len(seats):
+            raise serializers.ValidationError("one entry a seat")
+        return {entry["seat"]: entry["missed"] for entry in value}
 
     def validate(self, data):
         if "small_blind_seat" in data and "big_blind_seat" not in data:
@@ -149,7 +168,7 @@ class HandStartSerializer(serializers.Serializer):
         return data
 
 
-ACTION_KINDS = [k.value for k in ActionKind] + [OPEN_STREET]
+ACTION_KINDS = [k.value for k in ActionKind] + [OPEN_STREET, MUCK]
 
 
 class ActionSerializer(serializers.Serializer):
@@ -157,7 +176,9 @@ class ActionSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=ACTION_KINDS,
         help_text="A player action; or `open_street` (stud): the dealer names the"
-                  " seat that acts first on the street (000:L2201-2213).")
+                  " seat that acts first on the street (000:L2201-2213); or `muck`:"
+                  " at the showdown the player throws the hand away unshown, a dead"
+                  " hand (000:L245-248).")
     amount = MoneyField(required=False,
                         help_text="Bet or raise: the total on the street after it (to).")
     open_pair = serializers.BooleanField(
@@ -174,7 +195,8 @@ class ShowdownSerializer(serializers.Serializer):
     board = serializers.CharField(max_length=40, allow_blank=True,
                                   help_text='Community cards, e.g. "2c 7d 9h Js 4c".')
     hands = serializers.DictField(child=serializers.CharField(max_length=40),
-                                  help_text='Seat -> cards of every player still in.')
+                                  help_text='Seat -> cards of every player still'
+                                            ' holding cards (mucked hands are dead).')
     claimed_awards = AwardSerializer(many=True)
 
     def validate_hands(self, value):

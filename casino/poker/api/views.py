@@ -165,6 +165,7 @@ class HandsView(_PokerView):
         result = commands.start_hand(table_id=table_id, button=deal.button,
                                      blind_seats=deal.blind_seats, straddles=deal.straddles,
                                      first_seat=deal.first_seat,
+                                     missed_blinds=deal.missed_blinds,
                                      actor=request.user.get_username(), idempotency_key=key)
         return self._created(HandResultSerializer(result).data, result.replayed)
 
@@ -191,7 +192,8 @@ class HandHistoriesView(_PokerView):
 def _deal(data: dict[str, Any]) -> commands.Deal:
     blinds = ((data.get("small_blind_seat"), data["big_blind_seat"])
               if "big_blind_seat" in data else None)
-    return commands.Deal(data["button"], blinds, data["straddles"], data.get("first_seat"))
+    return commands.Deal(data["button"], blinds, data["straddles"], data.get("first_seat"),
+                         data.get("missed_blinds"))
 
 
 def _claimed(showdown: dict[str, Any]) -> dict[int, int]:

@@ -14,7 +14,7 @@ A hand, end to end::
                        big_blind_minor=100), {1: 10_000, 2: 10_000, 3: 10_000},
                        button=1)
     state = apply(state, Action.raise_to(1, 300))      # ... until state.is_over
-    settlement = settle_hand(state)                     # uncalled bet, pots
+    settlement = settle_hand(state)      # uncalled bet, pots; dead money apart
     rake = rake_for(rule, settlement.pots, reached_flop=state.reached_flop,
                     players_dealt=len(state.players))
     drop = drop_for(drop_rule, settlement.pots, players_dealt=...,
@@ -28,8 +28,11 @@ from .betting import (
     Action,
     ActionKind,
     HandState,
+    DEAD_POSTS,
+    MUCK,
     Interpretation,
     LegalActions,
+    MissedBlind,
     Phase,
     PlayerState,
     PostKind,
@@ -39,12 +42,22 @@ from .betting import (
     interpret_chips,
     interpret_raise,
     legal_actions,
+    muck,
     open_street,
     round_to_big_blind,
     start_hand,
 )
 from .errors import BettingErrorCode, IllegalAction, InvariantViolation
-from .pots import Pot, Settlement, award_without_showdown, net_pots, settle, settle_hand
+from .pots import (
+    Pot,
+    Settlement,
+    award_uncontested,
+    award_without_showdown,
+    claimants,
+    net_pots,
+    settle,
+    settle_hand,
+)
 from .rake import (
     BlockRake,
     DropResult,
@@ -81,6 +94,8 @@ from .structures import (
 )
 
 __all__ = [
+    "DEAD_POSTS",
+    "MUCK",
     "VARIANTS",
     "Action",
     "ActionKind",
@@ -95,6 +110,7 @@ __all__ = [
     "Interpretation",
     "InvariantViolation",
     "LegalActions",
+    "MissedBlind",
     "PercentRake",
     "Phase",
     "PlayerState",
@@ -111,13 +127,16 @@ __all__ = [
     "TimeChargeBasis",
     "TimeChargeResult",
     "apply",
+    "award_uncontested",
     "award_without_showdown",
     "bar_bet_and_raise",
+    "claimants",
     "drop_for",
     "family_of",
     "interpret_chips",
     "interpret_raise",
     "legal_actions",
+    "muck",
     "net_pots",
     "online_rake",
     "open_street",

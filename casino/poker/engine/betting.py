@@ -81,6 +81,31 @@ class PostKind(StrEnum):
     ANTE = "ante"
     BIG_BLIND_ANTE = "big_blind_ante"
     STRADDLE = "straddle"
+    # A returning player's missed blinds (000:L1152-1167): the big blind and
+    # a small blind missed alone are live; a small blind missed with the big
+    # one goes straight into the pot, dead.
+    MISSED_BIG_BLIND = "missed_big_blind"
+    MISSED_SMALL_BLIND = "missed_small_blind"
+    DEAD_SMALL_BLIND = "dead_small_blind"
+
+
+DEAD_POSTS = frozenset({PostKind.ANTE, PostKind.BIG_BLIND_ANTE, PostKind.DEAD_SMALL_BLIND})
+"""Posts that go straight into the pot and are no part of the player's bet
+(000:L932-933, L940-941, L1154-1155): never returned as an uncalled bet, and
+in the main pot whoever bets what after them."""
+
+
+class MissedBlind(StrEnum):
+    """Which blinds a returning player missed, and so posts to play at once.
+
+    BIG: the big blind, which counts the small one as missed too
+    (000:L1141-1143); the player posts the big blind live and the small blind
+    dead (000:L1152-1155). SMALL: the small blind only, posted live as part of
+    the player's bet (000:L1158-1167).
+    """
+
+    BIG = "big"
+    SMALL = "small"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +175,9 @@ class PlayerState:
     `stack_minor` is what is left behind; `bet_minor` the live bet on the
     current street; `total_minor` everything put in this hand, live and dead;
     `by_street_minor` the same per street (antes and dead blinds in the
-    first). `level_seen_minor` is the bet level when the player last acted on
+    first). `dead_minor` is the part of the total that went straight into the
+    pot (antes, the big-blind ante, a dead small blind: `DEAD_POSTS`).
+    `level_seen_minor` is the bet level when the player last acted on
     this street (None: not yet), which decides whether they may raise.
     `barred` is set when the player may only check, call or fold: for the
     rest of the street (`"street"`) or of the hand (`"hand"`).
@@ -165,6 +192,12 @@ class PlayerState:
     acted: bool = False
     level_seen_minor: int | None = None
     barred: str | None = None
+    dead_minor: int = 0
+
+    @property
+    def live_minor(self) -> int:
+        """Everything this player bet this hand: the total less the dead money."""
+        return self.total_minor - self.dead_minor
 
     @property
     def all_in(self) -> bool:
@@ -200,6 +233,7 @@ class HandState:
     log: tuple[Record, ...]
     big_unit_option: bool = False  # stud: open pair on fourth street
     unit_override_minor: int = 0  # stud: the big unit, once used on fourth street
+    mucked: tuple[int, ...] = ()  # seats that mucked at the showdown, in order
 
     # -- reading the state ------------------------------------------------
 
@@ -217,10 +251,19 @@ class HandState:
 
     @property
     def winner_without_showdown(self) -> int | None:
-        """The last player left when everyone else folded, else None."""
+        """The last player holding cards when everyone else folded or mucked, else None.
+
+        After a muck at the showdown the side pots this player is not in go
+        to others (`pots.claimants`); this is the one still holding cards.
+        """
         if self.phase is not Phase.COMPLETE:
             return None
-        return self.live_seats[0]
+        return self.holding_seats[0]
+
+    @property
+    def holding_seats(self) -> tuple[int, ...]:
+        """Seats still in the hand that have not mucked at the showdown."""
+        return tuple(seat for seat in self.live_seats if seat not in self.mucked)
 
     @property
     def live_seats(self) -> tuple[int, ...]:
@@ -229,8 +272,18 @@ class HandState:
 
     @property
     def contributions_minor(self) -> dict[int, int]:
-        """Seat -> everything the player put in this hand."""
+        """Seat -> everything the player put in this hand, live and dead."""
         return {p.seat: p.total_minor for p in self.players}
+
+    @property
+    def bets_minor(self) -> dict[int, int]:
+        """Seat -> the player's live chips this hand: blinds, bets, calls, raises."""
+        return {p.seat: p.live_minor for p in self.players}
+
+    @property
+    def dead_minor(self) -> dict[int, int]:
+        """Seat -> the player's dead money this hand (`DEAD_POSTS`)."""
+        return {p.seat: p.dead_minor for p in self.players}
 
     @property
     def stacks_minor(self) -> dict[int, int]:
@@ -318,6 +371,7 @@ def start_hand(
     blind_seats: tuple[int | None, int] | None = None,
     straddles: int = 0,
     first_seat: int | None = None,
+    missed_blinds: Mapping[int, MissedBlind | str] | None = None,
 ) -> HandState:
     """Post the forced bets and return the state before the first action.
 
@@ -331,11 +385,15 @@ def start_hand(
     last (000:L975-985). Stud games name the first to act on the first
     street (`first_seat`: the bring-in, or the highest upcard in pot limit,
     000:L2170-2186, L2051-2054); the engine does not read cards.
+    `missed_blinds` maps a returning player's seat to the blinds they missed
+    and post now to play at once (`MissedBlind`, 000:L1133-1167).
 
-    Forced bets are posted blinds first, then straddles, then antes, each
-    capped at the stack (a short post is all-in). Decision: blinds come
-    before antes for a player who cannot cover both, as the seed gives the
-    big blind priority over the big-blind ante (000:L1423-1425).
+    Forced bets are posted blinds first, then straddles, then missed blinds,
+    then antes, each capped at the stack (a short post is all-in). Decision:
+    blinds come before antes for a player who cannot cover both, as the seed
+    gives the big blind priority over the big-blind ante (000:L1423-1425);
+    for the same reason a missed big blind, live, comes before the dead
+    small blind posted with it.
 
     Raises ValueError for a malformed setup and IllegalAction
     (`poker.invalid_forced_bet`) for a straddle the rules do not allow.
@@ -394,6 +452,17 @@ def start_hand(
             start_after, level, increment = _post_straddles(
                 structure, stakes, order, sb, bb, straddles, players, index, post,
             )
+        posted = {r.seat for r in log}
+        for seat, missed in sorted(_missed_blinds(missed_blinds, seats, posted).items()):
+            if missed is MissedBlind.BIG:
+                post(seat, PostKind.MISSED_BIG_BLIND, stakes.big_blind_minor, live=True)
+                post(seat, PostKind.DEAD_SMALL_BLIND, stakes.small_blind_minor,
+                     live=False)
+            else:
+                post(seat, PostKind.MISSED_SMALL_BLIND, stakes.small_blind_minor,
+                     live=True)
+    elif missed_blinds:
+        raise ValueError("missed blinds are posted only in a game with blinds")
     elif family is Family.STUD:
         start_at = first_seat
     # Antes only, board or draw: the first player after the button opens and
@@ -431,6 +500,30 @@ def start_hand(
     if start_after is None:
         start_after = button
     return _next_turn(state, start_after, inclusive=False)
+
+
+def _missed_blinds(
+    missed_blinds: Mapping[int, MissedBlind | str] | None,
+    seats: Mapping[int, int],
+    posted: set[int],
+) -> dict[int, MissedBlind]:
+    """Validate the returning players' missed blinds: seats dealt in, no blind
+    or straddle of their own this hand, a known kind."""
+    checked: dict[int, MissedBlind] = {}
+    for seat, missed in (missed_blinds or {}).items():
+        if seat not in seats:
+            raise ValueError(f"missed blinds: seat {seat} is not dealt in")
+        if seat in posted:
+            raise ValueError(
+                f"missed blinds: seat {seat} already posts a blind or straddle"
+            )
+        try:
+            checked[seat] = MissedBlind(missed)
+        except ValueError:
+            raise ValueError(
+                f"missed blinds: {missed!r} is not one of {[m.value for m in MissedBlind]}"
+            ) from None
+    return checked
 
 
 def _check_setup(
@@ -606,6 +699,44 @@ def open_street(
         )
     opened = replace(state, phase=Phase.BETTING, big_unit_option=open_pair)
     return _next_turn(opened, first_seat, inclusive=True)
+
+
+MUCK = "muck"
+"""The Record kind of a hand thrown away face down at the showdown."""
+
+
+def muck(state: HandState, seat: int) -> HandState:
+    """Record that a player threw their hand away unshown at the showdown.
+
+    A hand thrown face down is dead (000:L245-248): the player keeps an
+    uncalled bet returned to them but gives up every pot, which goes to the
+    best hand shown among the players still holding cards (the decision is
+    written at `pots.claimants`). The muck is a step of the hand's log, so
+    the history says who gave up and in what order. When only one player
+    holds cards the showdown is over: they win without showing
+    (000:L192-195), and the hand is COMPLETE.
+
+    Raises IllegalAction: the betting is not over (`poker.hand_not_at_showdown`),
+    the hand is over (`poker.hand_over`), or the seat is not in the hand or
+    has mucked already (`poker.not_in_hand`).
+    """
+    if state.phase is Phase.COMPLETE:
+        raise IllegalAction(Code.HAND_OVER, "The hand is over.", seat=seat)
+    if state.phase is not Phase.SHOWDOWN:
+        raise IllegalAction(
+            Code.NOT_AT_SHOWDOWN, "A hand is mucked at the showdown, after the betting.",
+            seat=seat, phase=state.phase.value, cite="000:L182-184, L245-248",
+        )
+    if seat not in state.holding_seats:
+        raise IllegalAction(
+            Code.NOT_IN_HAND, "The player holds no cards to muck.", seat=seat,
+            cite="000:L245-248",
+        )
+    record = Record(state.street.name, seat, MUCK, 0, 0)
+    mucked = replace(state, mucked=state.mucked + (seat,), log=state.log + (record,))
+    if len(mucked.holding_seats) == 1:
+        return replace(mucked, phase=Phase.COMPLETE)
+    return mucked
 
 
 def bar_bet_and_raise(state: HandState, seat: int, *, for_hand: bool) -> HandState:
@@ -1164,6 +1295,7 @@ def _put(p: PlayerState, added: int, street_index: int, *, live: bool) -> Player
         stack_minor=p.stack_minor - added,
         bet_minor=p.bet_minor + added if live else p.bet_minor,
         total_minor=p.total_minor + added,
+        dead_minor=p.dead_minor if live else p.dead_minor + added,
         by_street_minor=tuple(by_street),
     )
 
@@ -1178,6 +1310,8 @@ def _check_conservation(state: HandState) -> None:
     for p in state.players:
         if sum(p.by_street_minor) != p.total_minor:
             raise InvariantViolation(f"seat {p.seat}: per-street chips do not add up")
+        if not 0 <= p.dead_minor <= p.total_minor:
+            raise InvariantViolation(f"seat {p.seat}: dead money outside the total")
 
 
 def _unit(stakes: Stakes, street: Street) -> int:

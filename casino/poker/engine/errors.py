@@ -65,6 +65,9 @@ class BettingErrorCode(StrEnum):
     NOT_IN_HAND = "poker.not_in_hand"
     """The seat named (a stud street's first player, a barred player) is not
     in the hand."""
+    NOT_AT_SHOWDOWN = "poker.hand_not_at_showdown"
+    """A hand is mucked at the showdown only, once the betting is over (the
+    same code as the commands' showdown refusal)."""
     TIME_CHARGE_NOT_ALLOWED = "poker.time_charge_not_allowed"
     """Tallinn: time rake only with three or fewer players (003:L140)."""
 

@@ -1,4 +1,5 @@
-"""Pots and side pots from the contributions, and the uncalled bet."""
+"""Pots and side pots from the contributions, and the uncalled bet; dead money
+apart from the live bets; the pots a muck at the showdown gives up."""
 
 from __future__ import annotations
 
@@ -6,9 +7,14 @@ import native_eval
 import pytest
 
 from casino.poker.engine import (
+    IllegalAction,
+    Phase,
     Pot,
     Stakes,
+    award_uncontested,
     award_without_showdown,
+    claimants,
+    muck,
     net_pots,
     settle,
     settle_hand,
@@ -104,3 +110,106 @@ def test_net_pots_subtract_what_rake_and_drop_take_per_pot():
     assert net_pots(pots, (200, 0), (100, 0)) == (Pot(2100, (1, 2, 3)), Pot(1600, (1, 2)))
     with pytest.raises(InvariantViolation):
         net_pots(pots, (2500, 0))
+
+
+# --- dead money (issue 21) -------------------------------------------------------------
+
+
+def test_dead_money_is_never_returned_as_an_uncalled_bet():
+    """The big blind bet 3,350 and posted a dead 225 ante; the caller matched his
+    3,350. Nothing was left uncalled: the ante is no part of his bet
+    (000:L939-941), so the whole 7,000 is one pot."""
+    settlement = settle({1: 3350, 2: 75, 3: 3350}, {1, 3}, dead_minor={3: 225})
+    assert settlement.returned_minor == ()
+    assert settlement.pots == (Pot(7000, (1, 3)),)
+
+
+def test_only_the_live_bet_is_returned_above_the_next_largest_bet():
+    """A raise nobody called comes back without the raiser's ante (000:L1824-1832,
+    L932-933)."""
+    settlement = settle({1: 800, 2: 100, 3: 200}, {1}, dead_minor={1: 25, 2: 25, 3: 25})
+    assert settlement.returned_minor == ((1, 600),)
+    assert settlement.pots == (Pot(575, (1,)),)
+
+
+def test_a_short_all_in_big_blind_with_an_ante_contests_his_live_bet_and_the_dead_money():
+    """Big blind 100 live and a 50 ante, all-in; two players bet 800 each. Main pot:
+    100 from each bettor, the small blind's 50 and the dead 50 (000:L932-933,
+    L346-350)."""
+    settlement = settle({1: 800, 2: 50, 3: 100, 4: 800}, {1, 3, 4}, dead_minor={3: 50})
+    assert settlement.pots == (Pot(400, (1, 3, 4)), Pot(1400, (1, 4)))
+
+
+def test_a_player_all_in_on_a_short_ante_contests_only_antes_he_matched():
+    """Everyone antes 25; seat 4 had 10. Decision (pots.settle): he contests 10 of
+    each ante; the rest of the antes and the bets go to the others."""
+    settlement = settle({1: 300, 2: 300, 3: 0, 4: 0}, {1, 2, 4},
+                        dead_minor={1: 25, 2: 25, 3: 25, 4: 10})
+    assert settlement.pots == (Pot(40, (1, 2, 4)), Pot(645, (1, 2)))
+
+
+def test_the_engine_keeps_the_big_blind_ante_apart_from_the_bet():
+    """Played: blinds 75/150 and a 225 big-blind ante; the big blind shoves for
+    3,350 live and is called."""
+    stakes = Stakes(small_blind_minor=75, big_blind_minor=150, big_blind_ante_minor=225)
+    state = start_hand("holdem", "no_limit", stakes, {1: 10_000, 2: 10_000, 3: 3575}, 1)
+    state = play(state, (1, "call"), (2, "fold"), (3, "all_in"), (1, "call"))
+    assert state.bets_minor == {1: 3350, 2: 75, 3: 3350}
+    assert state.dead_minor == {1: 0, 2: 0, 3: 225}
+    assert state.contributions_minor[3] == 3575
+    settlement = settle_hand(state)
+    assert (settlement.returned_minor, settlement.pots) == ((), (Pot(7000, (1, 3)),))
+
+
+def test_a_returning_player_posts_the_big_blind_live_and_the_small_blind_dead():
+    """000:L1152-1155: both missed blinds; the big one is his bet, with the option
+    to check, the small one goes straight into the pot."""
+    state = start_hand("holdem", "no_limit", NL_50_100, {1: 5000, 2: 5000, 3: 5000, 4: 5000},
+                       1, missed_blinds={4: "big"})
+    assert [(r.seat, r.kind, r.added_minor) for r in state.log] == [
+        (2, "small_blind", 50), (3, "big_blind", 100), (4, "missed_big_blind", 100),
+        (4, "dead_small_blind", 50)]
+    assert (state.bets_minor[4], state.dead_minor[4]) == (100, 50)
+    state = play(state, (4, "check"), (1, "call"), (2, "call"), (3, "check"))
+    assert state.street_index == 1 and state.pot_minor == 450
+    small = start_hand("holdem", "no_limit", NL_50_100, {1: 5000, 2: 5000, 3: 5000, 4: 5000},
+                       1, missed_blinds={4: "small"})
+    # 000:L1165-1167: a small blind missed alone is part of his bet.
+    assert (small.bets_minor[4], small.dead_minor[4]) == (50, 0)
+    with pytest.raises(ValueError):
+        start_hand("holdem", "no_limit", NL_50_100, {1: 5000, 2: 5000, 3: 5000}, 1,
+                   missed_blinds={3: "big"})  # seat 3 is the big blind
+
+
+# --- mucking at the showdown -----------------------------------------------------------
+
+
+def test_claimants_drop_a_mucked_hand_and_give_a_pot_all_mucked_to_the_last_to_muck():
+    """A hand thrown away is dead (000:L245-248); if all in a pot gave up, the one
+    who held cards last wins it (000:L192-195)."""
+    pots = (Pot(300, (1, 2, 3)), Pot(800, (2, 3)))
+    assert claimants(pots, [2]) == (Pot(300, (1, 3)), Pot(800, (3,)))
+    assert claimants(pots, [3, 2]) == (Pot(300, (1,)), Pot(800, (2,)))
+    assert award_uncontested(claimants(pots, [3, 2])) == {1: 300, 2: 800}
+    with pytest.raises(InvariantViolation):
+        award_uncontested(pots)
+
+
+def test_a_muck_is_recorded_only_at_the_showdown_and_the_last_holder_wins():
+    state = start_hand("holdem", "no_limit", NL_50_100, {1: 5000, 2: 5000, 3: 5000}, 3)
+    with pytest.raises(IllegalAction) as caught:
+        muck(state, 1)
+    assert caught.value.code == "poker.hand_not_at_showdown"
+    state = call_down(state, 4)
+    assert state.phase is Phase.SHOWDOWN
+    state = muck(state, 2)
+    assert (state.phase, state.mucked, state.holding_seats) == (Phase.SHOWDOWN, (2,), (1, 3))
+    assert state.log[-1].kind == "muck" and state.log[-1].added_minor == 0
+    with pytest.raises(IllegalAction) as caught:
+        muck(state, 2)
+    assert caught.value.code == "poker.not_in_hand"
+    state = muck(state, 1)
+    assert (state.phase, state.winner_without_showdown) == (Phase.COMPLETE, 3)
+    with pytest.raises(IllegalAction) as caught:
+        muck(state, 3)
+    assert caught.value.code == "poker.hand_over"
