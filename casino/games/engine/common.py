@@ -286,6 +286,19 @@ def boxes_cards(outcome: Mapping[str, Any], bets: Sequence[BetIn], *, count: int
     return boxes
 
 
+def dealer_qualifier(tables: Tables, key: str) -> Row:
+    """The one row of a game's `games.<game>.dealer_qualifier` table.
+
+    Its `hand` names the least hand with which the dealer qualifies (read
+    from the rulebook, so a version that changes it changes the game); its
+    `cite` is the seed line. BetInvalid if the table is not one such row.
+    """
+    rows = tables.get(key) or ()
+    if len(rows) != 1 or not isinstance(rows[0].get("hand"), str):
+        raise BetInvalid(f"{key} must be one row naming the dealer's least qualifying hand")
+    return rows[0]
+
+
 def table_cite(tables: Tables, key: str) -> str:
     """A table's last row's cite: what a bet without a row of its own cites."""
     rows = tables[key]

@@ -17,8 +17,9 @@ push. The bonus pays on the two hole cards from the posted table I or II
 Ultimate Texas Hold'em (002:L2301-2470): ante = blind, optional trips
 (never alone); one play bet, 3x or 4x ante before the flop, 2x after it, 1x
 after the river (the `street` of the bet says which). The dealer qualifies
-with a pair; an unqualified dealer pushes the ante. Blind: the blind table
-on a winning straight or better, else push; lost to a better dealer. Trips
+with the rulebook's `dealer_qualifier` hand, a pair (002:L2349); an
+unqualified dealer pushes the ante. Blind: the blind table on a winning
+straight or better, else push; lost to a better dealer. Trips
 pays on the final hand from the posted table I-IV, dealer or not. A fold
 loses ante and blind; trips still settles (decision
 games.ultimate_texas_holdem.fold).
@@ -37,7 +38,8 @@ bet. No qualifier; a winning flush or better wins the blind 1:1, a lesser
 winning hand pushes it. Bonus on the hole cards, lost on a fold.
 
 Riverside Poker (002:L664-762, halls): blind and optional bonus, the flop is
-shown, then call = 2 x blind or fold. The dealer qualifies with a pair;
+shown, then call = 2 x blind or fold. The dealer qualifies with the
+rulebook's `dealer_qualifier` hand, a pair (002:L688);
 unqualified, the blind wins 1:1 whatever the hand and the call pushes.
 Against a qualified dealer a better hand wins the call 1:1 and the blind by
 the blind table (two pair or better; a lesser hand pushes it). The bonus
@@ -60,6 +62,7 @@ from .common import (
     boxes_cards,
     by_box,
     contribute,
+    dealer_qualifier,
     distinct,
     find_row,
     lose,
@@ -68,7 +71,15 @@ from .common import (
     push,
     table_cite,
 )
-from .poker_hands import Ranked, hand_row, hole_class, hole_row, rank_cards, rank_holdem
+from .poker_hands import (
+    CATEGORIES,
+    Ranked,
+    hand_row,
+    hole_class,
+    hole_row,
+    rank_cards,
+    rank_holdem,
+)
 
 
 def _held(outcome: Mapping[str, Any], bets: Sequence[BetIn]) -> dict[str, Any]:
@@ -104,9 +115,20 @@ class _HoldemGame:
         extra = sorted(set(config) - set(self.options))
         if extra:
             raise BetInvalid(f"{self.id} takes no option {', '.join(extra)}")
+        if self.qualifier is not None:
+            self.qualifying_hand(tables)
         return {key: _choice(config, key, allowed) for key, allowed in self.options.items()}
 
     options: Mapping[str, tuple[str, ...]] = {}
+    # The rulebook table naming the dealer's least qualifying hand, if any.
+    qualifier: str | None = None
+
+    def qualifying_hand(self, tables) -> str:
+        """The category the dealer needs to qualify, from the rulebook row."""
+        hand = dealer_qualifier(tables, self.qualifier)["hand"]
+        if hand not in CATEGORIES:
+            raise BetInvalid(f"unknown dealer qualifier {hand!r}: one of {', '.join(CATEGORIES)}")
+        return hand
 
     def bet_kind(self, kind, spec, tables, config) -> BetKind:
         return box_bet(self.id, kind, spec, self.bets, self.boxes_max)
@@ -241,7 +263,8 @@ class UltimateTexasHoldem(_HoldemGame):
     main = "games.ultimate_texas_holdem.main"
     blind = "games.ultimate_texas_holdem.blind"
     trips = "games.ultimate_texas_holdem.trips"
-    tables = (main, blind, trips)
+    qualifier = "games.ultimate_texas_holdem.dealer_qualifier"
+    tables = (main, blind, trips, qualifier)
     options = {"trips_table": ("i", "ii", "iii", "iv")}
     continuation = "play"
     bets = {
@@ -266,7 +289,7 @@ class UltimateTexasHoldem(_HoldemGame):
     def settle_bet(self, bet, kind, *, tables, config, hole, board, dealer_hole, player,
                    dealer, folded, facts) -> Settled:
         main = tables[self.main]
-        qualified = dealer.at_least("pair")
+        qualified = dealer.at_least(self.qualifying_hand(tables))
         facts = {**facts, "dealer_qualifies": qualified}
         if kind == "trips":
             return self.hand_bet(bet, self.trips, tables[self.trips], player,
@@ -298,6 +321,7 @@ class UltimateTexasHoldem(_HoldemGame):
 class UltimateTexasHoldemProgressive(UltimateTexasHoldem):
     id = "ultimate_texas_holdem_progressive"
     tables = (UltimateTexasHoldem.main, UltimateTexasHoldem.blind, UltimateTexasHoldem.trips,
+              UltimateTexasHoldem.qualifier,
               "games.ultimate_texas_holdem_progressive.progressive",
               "games.ultimate_texas_holdem_progressive.progressive_funding")
     bets = {**UltimateTexasHoldem.bets, "progressive": BoxBet(requires=("ante", "blind"))}
@@ -346,7 +370,8 @@ class RiversidePoker(_HoldemGame):
     main = "games.riverside_poker.main"
     blind = "games.riverside_poker.blind"
     bonus = "games.riverside_poker.bonus"
-    tables = (main, blind, bonus)
+    qualifier = "games.riverside_poker.dealer_qualifier"
+    tables = (main, blind, bonus, qualifier)
     continuation = "call"
     boxes_max = 7
     bets = {
@@ -358,7 +383,7 @@ class RiversidePoker(_HoldemGame):
     def settle_bet(self, bet, kind, *, tables, config, hole, board, dealer_hole, player,
                    dealer, folded, facts) -> Settled:
         main = tables[self.main]
-        qualified = dealer.at_least("pair")
+        qualified = dealer.at_least(self.qualifying_hand(tables))
         facts = {**facts, "dealer_qualifies": qualified}
         if kind == "bonus":
             if folded:

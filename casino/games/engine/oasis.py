@@ -6,7 +6,8 @@ a fee equal to the ante, which forfeits its bonus (`swap`), and, when the
 dealer does not qualify, may buy the dealer a game for a fee equal to the
 ante (`buy`): the dealer's highest card is replaced once for all buyers.
 
-The dealer qualifies with ace-king or better (002:L2007): below that, the
+The dealer qualifies with the rulebook's `dealer_qualifier` hand, ace-king
+or better (002:L2007): below that, the
 ante pays 1:1 and the bet pushes. Against a qualified dealer the better
 hand wins: ante 1:1 and the bet by the bet table on the player's hand; the
 dealer's better hand takes both; equal hands push both (decision
@@ -36,6 +37,7 @@ from .common import (
     box_bet,
     boxes_cards,
     by_box,
+    dealer_qualifier,
     distinct,
     find_row,
     lose,
@@ -45,11 +47,14 @@ from .common import (
     rank_of,
     table_cite,
 )
-from .poker_hands import Ranked, hand_row, rank_cards
+from .poker_hands import CATEGORIES, Ranked, hand_row, rank_cards
 
 MAIN = "games.oasis_stud_poker.main"
 BET = "games.oasis_stud_poker.bet"
 BONUS = "games.oasis_stud_poker.bonus"
+QUALIFIER = "games.oasis_stud_poker.dealer_qualifier"
+# Oasis classes of a hand from low to high: no game, ace-king, the categories.
+CLASSES = ("no_game", "ace_king", *CATEGORIES[1:])
 VERSIONS = ("base", "a")
 
 
@@ -62,6 +67,18 @@ def oasis_hand(cards) -> tuple[Ranked, str]:
     return hand, "ace_king" if {14, 13} <= ranks else "no_game"
 
 
+def _qualifying_class(tables) -> str:
+    """The dealer's least qualifying class, from the rulebook row (002:L2007)."""
+    hand = dealer_qualifier(tables, QUALIFIER)["hand"]
+    if hand not in CLASSES:
+        raise BetInvalid(f"unknown dealer qualifier {hand!r}: one of {', '.join(CLASSES)}")
+    return hand
+
+
+def _qualifies(dealer_class: str, tables) -> bool:
+    return CLASSES.index(dealer_class) >= CLASSES.index(_qualifying_class(tables))
+
+
 def bought_hand(dealer: list[str], replacement: str) -> list[str]:
     """The dealer's hand after a buy: the highest card replaced (002:L2009-2011)."""
     highest = max(dealer, key=rank_of)
@@ -70,7 +87,7 @@ def bought_hand(dealer: list[str], replacement: str) -> list[str]:
 
 class OasisStudPoker:
     id = "oasis_stud_poker"
-    tables = (MAIN, BET, BONUS)
+    tables = (MAIN, BET, BONUS, QUALIFIER)
     bets = {
         "ante": BoxBet(),
         "bonus": BoxBet(requires=("ante",)),
@@ -80,6 +97,7 @@ class OasisStudPoker:
     }
 
     def configure(self, config, tables):
+        _qualifying_class(tables)
         version = config.get("version", "base")
         if set(config) - {"version"} or version not in VERSIONS:
             raise BetInvalid("oasis stud poker takes `version`: base or a (versions b-d are"
@@ -100,9 +118,9 @@ class OasisStudPoker:
         _, dealer_class = oasis_hand(dealer)
         facts: dict[str, Any] = {"dealer": dealer, "boxes": boxes}
         if buyers:
-            if dealer_class != "no_game":
-                raise OutcomeInvalid("a game is bought only from a dealer below ace-king"
-                                     " (002:L2009)")
+            if _qualifies(dealer_class, tables):
+                raise OutcomeInvalid("a game is bought only from a dealer who does not"
+                                     " qualify (002:L2009)")
             replacement = parse_cards([outcome.get("dealer_replacement")], count=1,
                                       what="dealer_replacement")[0]
             every.append(replacement)
@@ -125,7 +143,7 @@ class OasisStudPoker:
             buyer = "buy" in kinds
             facts = {"hand": player_class, "dealer_hand": dealer_class, "folded": folded}
             versus = dealer_hand
-            qualified = dealer_class != "no_game"
+            qualified = _qualifies(dealer_class, tables)
             if buyer and bought is not None:
                 versus, facts["dealer_bought_hand"] = bought[0], bought[1]
                 qualified = bought[0].at_least("pair")
@@ -133,7 +151,7 @@ class OasisStudPoker:
                 for bet in placed:
                     settled.append(self._settle_bet(
                         bet, kind, tables, player, player_class, versus, qualified,
-                        dealer_class != "no_game", folded, swapped, buyer, facts))
+                        _qualifies(dealer_class, tables), folded, swapped, buyer, facts))
         return settled
 
     def _settle_bet(self, bet, kind, tables, player, player_class, versus, qualified,

@@ -2,8 +2,9 @@
 
 Hands are ranked by `native_eval.best_hand("three_card", ...)`: high card <
 pair < flush < straight < trips < straight flush, A-2-3 the lowest straight
-(002:L2663-2687, 002:L502-519). The dealer qualifies with queen-high or
-better (002:L2631, 002:L478-480).
+(002:L2663-2687, 002:L502-519). The dealer qualifies with the hand the
+rulebook's `games.<game>.dealer_qualifier` row names: queen-high or better
+in both games (002:L2631, 002:L478-480).
 
 Three Card Poker (002:L2625-2689): ante, play (= ante, placed after the deal)
 and optional pairplus. Dealer not qualified: ante 1:1, play pushes. Dealer
@@ -32,6 +33,7 @@ from .common import (
     OutcomeInvalid,
     Row,
     Settled,
+    dealer_qualifier,
     distinct,
     find_row,
     lose,
@@ -42,7 +44,10 @@ from .common import (
     result_of,
 )
 
-QUEEN = 12
+# Three-card categories from low to high (002:L2663-2687).
+CATEGORIES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush")
+RANKS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "jack": 11, "queen": 12, "king": 13, "ace": 14}
 
 
 def hand(cards: Sequence[str]) -> tuple[int, str]:
@@ -51,10 +56,29 @@ def hand(cards: Sequence[str]) -> tuple[int, str]:
     return result.value, result.category
 
 
-def qualifies(cards: Sequence[str]) -> bool:
-    """Queen-high or better (002:L2631)."""
-    _, category = hand(cards)
-    return category != "high_card" or max(rank_of(c) for c in cards) >= QUEEN
+def threshold(qualifier: str) -> tuple[int, int]:
+    """A qualifier as (least category index, least high card).
+
+    `<rank>_high` (`queen_high`, 002:L2631) is a high card of that rank or
+    any better category; a category name (`pair`) is that category or
+    better. BetInvalid for anything else.
+    """
+    if qualifier in CATEGORIES:
+        return CATEGORIES.index(qualifier), 0
+    rank, _, high = qualifier.partition("_")
+    if high == "high" and rank in RANKS:
+        return 0, RANKS[rank]
+    raise BetInvalid(f"unknown dealer qualifier {qualifier!r}: <rank>_high or one of"
+                     f" {', '.join(CATEGORIES)}")
+
+
+def qualifies(cards: Sequence[str], qualifier: str) -> bool:
+    """Whether a dealer's three cards reach the qualifier (see `threshold`)."""
+    category_min, high_min = threshold(qualifier)
+    category = CATEGORIES.index(hand(cards)[1])
+    if category != category_min:
+        return category > category_min
+    return max(rank_of(c) for c in cards) >= high_min
 
 
 def _hand_row(rows: Sequence[Row], category: str) -> Row | None:
@@ -75,7 +99,12 @@ class _ThreeCardGame:
     side_kind: str       # pairplus | bonus
     bonus_table: str | None = None
 
+    @property
+    def qualifier(self) -> str:
+        return f"games.{self.id}.dealer_qualifier"
+
     def configure(self, config, tables):
+        threshold(dealer_qualifier(tables, self.qualifier)["hand"])
         return no_config(config)
 
     def bet_kind(self, kind, spec, tables, config) -> BetKind:
@@ -110,7 +139,7 @@ class _ThreeCardGame:
             by_box[str(bet.spec["box"])].append(bet)
         dealer = outcome["dealer"]
         dealer_value, _ = hand(dealer)
-        dealer_ok = qualifies(dealer)
+        dealer_ok = qualifies(dealer, dealer_qualifier(tables, self.qualifier)["hand"])
         settled = []
         for box, box_bets in by_box.items():
             cards = outcome["boxes"][box]
@@ -164,7 +193,7 @@ class ThreeCardPoker(_ThreeCardGame):
     main = "games.three_card_poker.main"
     side = "games.three_card_poker.pairplus"
     bonus_table = "games.three_card_poker.ante_bonus"
-    tables = (main, side, bonus_table)
+    tables = (main, side, bonus_table, "games.three_card_poker.dealer_qualifier")
     ante = "ante"
     side_kind = "pairplus"
 
@@ -193,7 +222,7 @@ class FastPoker(_ThreeCardGame):
     id = "fast_poker"
     main = "games.fast_poker.main"
     side = "games.fast_poker.bonus"
-    tables = (main, side)
+    tables = (main, side, "games.fast_poker.dealer_qualifier")
     ante = "bet"
     side_kind = "bonus"
 

@@ -8,8 +8,9 @@ L431), and in a bounty tournament the bounty on their own head (001:L444).
 The pool:
 
 - nobody in the money yet (the pool not fixed, or more players left than
-  places paid): half equally among the players still in, half by their
-  chips (001:L426; figures `tournament.cancel.before_itm.*`);
+  places paid): a share equally among the players still in, the rest by
+  their chips, half and half (001:L426; figures
+  `tournament.cancel.before_itm.*`);
 - in the money, not at the final table: the players out in paid places get
   their prizes; each player still in gets the lowest prize still open, and
   the rest of the open prizes goes by chips (001:L431-432);
@@ -18,6 +19,12 @@ The pool:
 - HexaPro: each player still in gets 10 % of the pool, the rest by ICM
   (001:L436-442, decision `hexapro.cancel_share`: 10 % each).
 
+The shares are `CancellationTerms`, read from the rulebook's figures by
+`CancellationTerms.from_figures` and carried by the tournament's `Config`.
+A config announced without them (the app does not pass them yet) uses
+`ONLINE_POLICY`, the shipped veikkaus-online-poker v1 figures; a test keeps
+the two equal.
+
 Decision (tournaments.cancel.places): players already out keep the places
 they hold; the players still in share the places above them as above.
 Every split rounds by `money.allocate` with the larger stack first.
@@ -25,8 +32,9 @@ Every split rounds by `money.allocate` with the larger stack first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .errors import EngineError
 from .icm import icm_equities
@@ -36,7 +44,45 @@ from .places import assign_prizes, standings
 if TYPE_CHECKING:  # pragma: no cover
     from .tournament import Payout, Tournament
 
-HEXAPRO_SHARE_BASIS_POINTS = 1000  # per remaining player, 001:L441
+BASIS_POINTS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class CancellationTerms:
+    """How an interruption shares the pool, in basis points of it."""
+
+    equal_basis_points: int            # before the money, shared equally (001:L426)
+    chips_basis_points: int            # before the money, shared by chips (001:L426)
+    hexapro_share_basis_points: int    # HexaPro, to each player still in (001:L441)
+
+    FIGURES = {
+        "equal_basis_points": "tournament.cancel.before_itm.equal_split",
+        "chips_basis_points": "tournament.cancel.before_itm.chip_split",
+        "hexapro_share_basis_points": "hexapro.cancel.share_per_remaining_player",
+    }
+
+    def __post_init__(self) -> None:
+        if self.equal_basis_points + self.chips_basis_points != BASIS_POINTS or min(
+                self.equal_basis_points, self.chips_basis_points) < 0:
+            raise EngineError("invalid_cancellation_terms", "the equal and the chip parts"
+                              " must share the whole pool")
+        if not 0 <= self.hexapro_share_basis_points * 3 <= BASIS_POINTS:
+            raise EngineError("invalid_cancellation_terms", "three HexaPro shares must fit"
+                              " in the pool")
+
+    @classmethod
+    def from_figures(cls, figures: Mapping[str, Any]) -> "CancellationTerms":
+        """Read the terms from a rulebook's figures (key -> value)."""
+        missing = sorted(key for key in cls.FIGURES.values() if key not in figures)
+        if missing:
+            raise EngineError("invalid_cancellation_terms", "the rulebook lacks"
+                              f" {', '.join(missing)}", missing=missing)
+        return cls(**{field: int(figures[key]) for field, key in cls.FIGURES.items()})
+
+
+# The shipped veikkaus-online-poker v1 figures (001:L426, L441), for a config
+# announced without terms; tests/casino/tournaments checks they agree.
+ONLINE_POLICY = CancellationTerms(5000, 5000, 1000)
 
 
 def interruption_payout(t: "Tournament", stacks: Mapping[str, int]) -> "Payout":
@@ -51,11 +97,12 @@ def interruption_payout(t: "Tournament", stacks: Mapping[str, int]) -> "Payout":
     fees = {p: t.players[p].paid_fee_minor for p in alive}
     bounties = {p: t.players[p].bounty_minor for p in alive if t.players[p].bounty_minor}
     disqualified = frozenset(p for p, s in t.players.items() if s.disqualified)
+    terms = t.config.cancellation or ONLINE_POLICY
     pool = t.pool_minor
     places: dict[str, int] = {}
     prizes_out: dict[str, int] = {}
     if t.config.format == "hexapro" and t.drawn_shares is not None:
-        each = pool * HEXAPRO_SHARE_BASIS_POINTS // 10_000
+        each = pool * terms.hexapro_share_basis_points // BASIS_POINTS
         rest = pool - each * len(alive)
         open_prizes = _fill(t.prizes()[:len(alive)], len(alive), rest)
         shares = [each + e for e in icm_equities(chips, open_prizes)]
@@ -78,8 +125,9 @@ def interruption_payout(t: "Tournament", stacks: Mapping[str, int]) -> "Payout":
             shares = [lowest + Fraction(by_chips * c, total_chips) for c in chips]
             method = "lowest_prize_and_chips"
     else:
-        half = Fraction(pool, 2)
-        shares = [half / len(alive) + half * c / total_chips for c in chips]
+        equal = Fraction(pool * terms.equal_basis_points, BASIS_POINTS)
+        by_chips = pool - equal
+        shares = [equal / len(alive) + by_chips * c / total_chips for c in chips]
         method = "equal_and_chips"
     rest_total = pool - sum(prizes_out.values())
     amounts = allocate(rest_total, shares, tie_keys=chips)

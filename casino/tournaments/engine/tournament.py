@@ -47,6 +47,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
+from .cancellation import CancellationTerms
 from .errors import EngineError
 from .icm import icm_split
 from .money import Price, allocate, by_basis_points, split_equally
@@ -97,6 +98,9 @@ class Config:
     seats_per_table: int = 9                  # the final table, for interruptions
     elimination: EliminationRules = EliminationRules()
     satellite_seat_minor: int | None = None   # the target's entry price
+    # How an interruption shares the pool, from the rulebook (None: the
+    # online policy, cancellation.ONLINE_POLICY).
+    cancellation: CancellationTerms | None = None
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:

@@ -409,3 +409,30 @@ def test_every_riverside_bonus_row_on_hole_and_flop():
     folded = settle(RIVERSIDE, ["blind", "bonus"], *HANDS["four_of_a_kind"], WEAK_DEALER, {},
                     HALL)
     assert folded["bonus"].returned_minor == 0 and folded["blind"].returned_minor == 0
+
+
+def _with_qualifier(book, key, hand):
+    changed = dict(tables(book))
+    changed[key] = [{"hand": hand, "cite": "002:L1"}]
+    return changed
+
+
+@pytest.mark.parametrize("game, book, kinds, cite", [
+    (UTH, CASINO, ["ante", "blind", "play"], "002:L2349"),
+    (RIVERSIDE, HALL, ["blind", "call"], "002:L688"),
+])
+def test_the_dealer_qualifier_is_read_from_the_rulebook(game, book, kinds, cite):
+    """A pair qualifies (the shipped row); a version asking two pair changes the result."""
+    key = f"games.{game.id}.dealer_qualifier"
+    assert rows(book, key) == [{"hand": "pair", "cite": cite}]
+    config = {"trips_table": "i"} if game is UTH else {}
+    bets = [BetIn(k, k, {"box": 1}, STAKE) for k in kinds]
+    facts = {"dealer": QUALIFIED_DEALER, "board": HANDS["pair"][1],
+             "boxes": {"1": HANDS["pair"][0]}}
+    for hand, qualified in (("pair", True), ("two_pair", False)):
+        rulebook = _with_qualifier(book, key, hand)
+        outcome = game.check_outcome(facts, config, bets, rulebook)
+        settled = game.settle(bets, outcome, rulebook, config)
+        assert {s.detail["dealer_qualifies"] for s in settled} == {qualified}, hand
+    with pytest.raises(BetInvalid):
+        game.configure(config, _with_qualifier(book, key, "queen_high"))

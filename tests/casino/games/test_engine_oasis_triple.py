@@ -201,3 +201,18 @@ def test_triple_bet_bets_are_equal_and_the_bonus_needs_the_main_game():
     bet_2 = TRIPLE.bet_kind("bet_2", {"box": 4}, tables(HALL), {})
     assert (bet_2.raise_of, bet_2.raise_rule, bet_2.in_play) == ("bet_1:4", "equal", False)
     assert TRIPLE.bet_kind("bonus", {"box": 4}, tables(HALL), {}).requires == ("bet_1:4",)
+
+
+def test_oasis_qualifier_is_read_from_the_rulebook():
+    """Ace-king qualifies (002:L2007); a version asking a pair pays the ante on it instead."""
+    key = "games.oasis_stud_poker.dealer_qualifier"
+    assert rows(CASINO, key) == [{"hand": "ace_king", "cite": "002:L2007"}]
+    bets = [BetIn(k, k, {"box": 1}, STAKE * (2 if k == "bet" else 1)) for k in ("ante", "bet")]
+    facts = {"dealer": DEALER_AK, "boxes": {"1": PLAYER["pair"]}}
+    for hand, ante_row in (("ace_king", "ante"), ("pair", "ante_dealer_not_qualified")):
+        rulebook = {**tables(CASINO), key: [{"hand": hand, "cite": "002:L1"}]}
+        outcome = OASIS.check_outcome(facts, BASE, bets, rulebook)
+        settled = {s.bet_id: s for s in OASIS.settle(bets, outcome, rulebook, BASE)}
+        assert settled["ante"].row == ante_row, hand
+    with pytest.raises(BetInvalid):
+        OASIS.configure(BASE, {**tables(CASINO), key: [{"hand": "queen_high", "cite": "x"}]})

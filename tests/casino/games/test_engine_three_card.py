@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.games.engine.common import BetIn, OutcomeInvalid
+from casino.games.engine.common import BetIn, BetInvalid, OutcomeInvalid
 from casino.games.engine.red_dog import Bulldog, RedDog
 from casino.games.engine.three_card import FastPoker, ThreeCardPoker, hand, qualifies
 
@@ -28,10 +28,46 @@ def _settle(game, dealer, cards, kinds, book=CASINO):
 
 
 def test_dealer_qualifies_with_queen_high_or_better():
-    """002:L2631: Q-high qualifies, J-high does not; any pair does."""
-    assert qualifies(DEALER_QUALIFIED_LOW.split())
-    assert not qualifies(DEALER_NOT_QUALIFIED.split())
-    assert qualifies("2c 2d 5h".split())
+    """002:L2631, 002:L478: Q-high qualifies, J-high does not; any pair does."""
+    assert rows(CASINO, "games.three_card_poker.dealer_qualifier") == [
+        {"hand": "queen_high", "cite": "002:L2631"}]
+    assert rows(HALL, "games.fast_poker.dealer_qualifier") == [
+        {"hand": "queen_high", "cite": "002:L478"}]
+    assert qualifies(DEALER_QUALIFIED_LOW.split(), "queen_high")
+    assert not qualifies(DEALER_NOT_QUALIFIED.split(), "queen_high")
+    assert qualifies("2c 2d 5h".split(), "queen_high")
+    assert not qualifies(DEALER_QUALIFIED_LOW.split(), "pair")
+    assert qualifies(DEALER_NOT_QUALIFIED.split(), "jack_high")
+
+
+def _with_qualifier(book, game, hand):
+    changed = dict(tables(book))
+    changed[f"games.{game.id}.dealer_qualifier"] = [{"hand": hand, "cite": "002:L1"}]
+    return changed
+
+
+@pytest.mark.parametrize("game, book", [(ThreeCardPoker(), CASINO), (FastPoker(), HALL)])
+def test_the_qualifier_is_read_from_the_rulebook(game, book):
+    """A version naming another qualifier changes who qualifies, and so the settlement."""
+    ante = game.ante
+    bets = [BetIn(kind, kind, {"box": 1}, STAKE) for kind in (ante, "play")]
+    facts = {"dealer": DEALER_NOT_QUALIFIED, "boxes": {"1": HANDS["pair"]}}
+    for hand, ante_row, play_result in (("queen_high", f"{ante}_dealer_not_qualified", "push"),
+                                        ("jack_high", ante, "win")):
+        rulebook = _with_qualifier(book, game, hand)
+        outcome = game.check_outcome(facts, {}, bets, rulebook)
+        settled = {s.bet_id: s for s in game.settle(bets, outcome, rulebook, {})}
+        assert (settled[ante].row, settled["play"].result) == (ante_row, play_result), hand
+
+
+@pytest.mark.parametrize("game, book", [(ThreeCardPoker(), CASINO), (FastPoker(), HALL)])
+def test_an_unknown_or_missing_qualifier_cannot_open_a_table(game, book):
+    with pytest.raises(BetInvalid):
+        game.configure({}, _with_qualifier(book, game, "somewhat_high"))
+    missing = {k: v for k, v in tables(book).items() if not k.endswith("dealer_qualifier")}
+    with pytest.raises(BetInvalid):
+        game.configure({}, missing)
+    assert game.configure({}, tables(book)) == {}
 
 
 def test_three_card_ranking_puts_a_straight_above_a_flush():

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from casino.tournaments.engine import (
+    CancellationTerms,
     Config,
     EliminationRules,
     EngineError,
@@ -19,6 +20,7 @@ from casino.tournaments.engine import (
     paid_field,
 )
 from casino.tournaments.engine import hexapro
+from casino.tournaments.engine.cancellation import ONLINE_POLICY
 
 from .rulebook_data import book, figure, structure
 
@@ -374,3 +376,35 @@ def test_interrupted_hexapro_pays_ten_percent_each_then_icm():
     t.cancel({"a": 500, "b": 500, "c": 500})
     assert t.payout.method == "hexapro_icm"
     assert sorted(t.payout.prizes_minor.values()) == [33333, 33333, 33334]
+
+
+def _figures(rulebook_id: str) -> dict:
+    return {row["key"]: row["value"] for row in book(rulebook_id)["figures"]}
+
+
+def test_cancellation_terms_are_read_from_the_online_figures():
+    """001:L426, L441: the engine's default terms are the shipped figures, read by key."""
+    terms = CancellationTerms.from_figures(_figures(ONLINE))
+    assert terms == ONLINE_POLICY == CancellationTerms(5000, 5000, 1000)
+    with pytest.raises(EngineError) as caught:
+        CancellationTerms.from_figures({"tournament.cancel.before_itm.equal_split": 5000})
+    assert caught.value.code == "invalid_cancellation_terms"
+    assert caught.value.details["missing"] == [
+        "hexapro.cancel.share_per_remaining_player", "tournament.cancel.before_itm.chip_split"]
+    with pytest.raises(EngineError):
+        CancellationTerms(6000, 5000, 1000)          # more than the pool
+
+
+def test_other_cancellation_terms_change_the_interruption_payout():
+    """A version with other shares pays otherwise: all by chips, and 20 % each in HexaPro."""
+    by_chips = CancellationTerms(0, 10_000, 2000)
+    t = started(room_config(cancellation=by_chips), ["a", "b", "c", "d"])
+    t.eliminate([Out("d", 10)], {})
+    t.cancel({"a": 3000, "b": 2000, "c": 1000})
+    assert t.payout.prizes_minor == {"a": 4000, "b": 2667, "c": 1333}
+    hexa = started(Config(format="hexapro", entry=Price(1000), payout=structure(ROOM),
+                          min_entrants=3, cancellation=by_chips), ["a", "b", "c"])
+    hexa.draw_prize_pool(100000, (8000, 1200, 800))
+    hexa.cancel({"a": 1000, "b": 400, "c": 100})
+    assert min(hexa.payout.prizes_minor.values()) >= 20000
+    assert sum(hexa.payout.prizes_minor.values()) == 100000
