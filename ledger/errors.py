@@ -21,7 +21,7 @@ class LedgerErrorCode(StrEnum):
     INSUFFICIENT_FUNDS = "insufficient_funds"
     BALANCE_MAX_EXCEEDED = "balance_max_exceeded"
     STALE_VERSION = "stale_version"
-    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    IDEMPOTENCY_CONFLICT = "idempotency_key_reused"
 
 
 class LedgerError(Exception):

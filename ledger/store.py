@@ -100,6 +100,33 @@ def recorded_result(idempotency_key: str | None) -> list[RecordedEvent] | None:
     return load_events(*row) if row else None
 
 
+def stream_version(stream: str) -> int:
+    """Return a stream's current version (0: no events yet), in one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version FROM ledger_stream WHERE name = %s", [stream])
+        row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def recorded_request(idempotency_key: str) -> tuple[str, list[RecordedEvent]] | None:
+    """Return the fingerprint and the events of an earlier append under this key.
+
+    The command runner compares the fingerprint with the request it is
+    asked to run: the same request is answered from the events, another one
+    is refused. One statement for the lookup; the events only when found.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT fingerprint, first_position, last_position FROM ledger_idempotency"
+            " WHERE key = %s",
+            [idempotency_key],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return row[0], load_events(row[1], row[2])
+
+
 def balances_at(codes: Iterable[str], position: int) -> dict[str, int]:
     """Return each account's balance (natural direction) just after `position`.
 

@@ -83,43 +83,26 @@ import zoneinfo
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from django.db import transaction
 from django.db.models import Sum
 
-from casino import clock
-from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
+from casino.compliance.events import ALERT_RAISED
 from casino.compliance.models import Alert, AlertKind, CashActivity
+from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.pipeline import (
     Attempt,
-    authorize,
-    raise_recorded_rejection,
+    load_context,
+    rejection,
     venue_day,
     verdict_record,
 )
 from casino.players.events import player_stream
-from casino.players.models import Player, VerificationStatus
 from casino.rules import queries as rules
-from casino.rules.errors import RulesError
-from casino.rules.models import Figure, RulebookVersion, Venue, VenueType
-from ledger import (
-    InvariantViolation,
-    Metadata,
-    NewEvent,
-    Posting,
-    RecordedEvent,
-    append,
-    open_account,
-)
-from ledger.errors import (
-    AccountExists,
-    BalanceMaxExceeded,
-    IdempotencyConflict,
-    InsufficientFunds,
-    LedgerError,
-    StaleVersion,
-)
-from ledger.models import Account, AccountType, Stream
-from ledger.store import balances_at, recorded_result
+from casino.rules.models import RulebookVersion, Venue, VenueType
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
+from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
+from ledger.models import AccountType
+from ledger.store import balances_at, stream_version
 
 from .errors import CageError, CageErrorCode
 from .events import (
@@ -267,59 +250,111 @@ def redeem_chips(*, player_id: str, venue: str, amount_minor: int, currency: str
 def _transact(operation: Operation, *, player_id: str, venue_code: str, amount_minor: int,
               currency: str, method: str, actor: str, idempotency_key: str | None,
               at: dt.datetime | None) -> CageResult:
-    request = {"op": operation.name, "player_id": player_id, "venue": venue_code,
-               "amount_minor": amount_minor, "currency": currency, "method": method}
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay(operation, request, recorded)
-    if method not in operation.methods:
-        raise CageError(CageErrorCode.INVALID_REQUEST,
-                        f"{operation.method_field} must be one of"
-                        f" {', '.join(operation.methods)}",
-                        status=400, field=operation.method_field)
-    venue = rules.venue(venue_code)
-    at = at or clock.now()
-    local_day = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone)).date()
-    rulebook = rules.rulebook_in_force(venue.rulebook_id, local_day)
-    if rulebook.venue_type in REMOTE_VENUE_TYPES and (method == "cash" or "chips" in (
-            operation.debit, operation.credit)):
-        raise CageError(CageErrorCode.METHOD_NOT_OFFERED,
-                        f"{venue.code} is an online venue: it has no cage for cash or chips,"
-                        " only bank transfers", venue=venue.code, method=method)
-    day = venue_day(venue, at)
-    debit, credit = _legs(operation, method, venue.code, player_id)
-    stream = player_stream(player_id)
-    metadata = Metadata(actor=actor, source=SOURCE)
-    attempt = Attempt(kind=operation.attempt_kind, venue=venue.code, amount_minor=amount_minor,
-                      currency=currency, player_id=player_id,
-                      account=gaming_account(player_id), at=at)
-    for _ in range(ATTEMPTS_MAX):
+    arguments = {"player_id": player_id, "venue": venue_code, "amount_minor": amount_minor,
+                 "currency": currency, "method": method}
+    return run(COMMANDS[operation.name], arguments,
+               Call(actor=actor, key=idempotency_key, at=at, source=SOURCE))
+
+
+@dataclass(frozen=True, slots=True)
+class CageContext:
+    """What a cage command decides from: the request, the venue, the verdict."""
+
+    operation: Operation
+    player_id: str
+    venue: Venue
+    amount_minor: int
+    currency: str
+    method: str
+    at: dt.datetime
+    day: dt.date
+    local_day: dt.date
+    debit: str
+    credit: str
+    version: int
+    attempt: Attempt
+    compliance: AttemptContext
+    verdict: Verdict
+    cash: CashContext | None
+
+
+class CageCommand(BaseCommand[CageContext, CageResult]):
+    """One of the four cage operations, run by casino.runner."""
+
+    source = SOURCE
+
+    def __init__(self, operation: Operation) -> None:
+        self.operation = operation
+        self.name = f"cage.{operation.name}"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CageContext:
+        operation = self.operation
+        method = arguments["method"]
+        if method not in operation.methods:
+            raise CageError(CageErrorCode.INVALID_REQUEST,
+                            f"{operation.method_field} must be one of"
+                            f" {', '.join(operation.methods)}",
+                            status=400, field=operation.method_field)
+        venue = rules.venue(arguments["venue"])
+        at = call.moment()
+        local_day = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone)).date()
+        rulebook = rules.rulebook_in_force(venue.rulebook_id, local_day)
+        if rulebook.venue_type in REMOTE_VENUE_TYPES and (method == "cash" or "chips" in (
+                operation.debit, operation.credit)):
+            raise CageError(CageErrorCode.METHOD_NOT_OFFERED,
+                            f"{venue.code} is an online venue: it has no cage for cash or"
+                            " chips, only bank transfers", venue=venue.code, method=method)
+        player_id = arguments["player_id"]
+        day = venue_day(venue, at)
+        debit, credit = _legs(operation, method, venue.code, player_id)
         # The version is read first: whatever the checks and the AML totals
         # read after it is at least as new, and any change after it makes
         # the append stale instead of deciding on old totals.
-        version = _stream_version(stream)
-        verdict = authorize(attempt, actor=actor, idempotency_key=idempotency_key)
-        cash = (_load_cash_context(player_id, venue.code, rulebook, day)
-                if method == "cash" else None)
-        events = decide(operation, player_id=player_id, venue_code=venue.code,
-                        amount_minor=amount_minor, currency=currency, method=method,
-                        debit=debit, credit=credit, at=at, day=day,
-                        verdict=verdict_record(verdict), cash=cash)
-        missing = _missing_accounts((debit, credit))
-        try:
-            result = _append(events, missing, venue=venue, player_id=player_id, on=local_day,
-                             expected_versions={stream: version},
-                             idempotency_key=idempotency_key, request=request,
-                             metadata=metadata)
-        except (StaleVersion, AccountExists):
-            continue
-        except (InsufficientFunds, BalanceMaxExceeded) as error:
-            raise _refusal(error, amount_minor=amount_minor, currency=currency,
-                           venue_code=venue.code) from None
-        return _result(result.events, replayed=result.replayed)
-    raise CageError(CageErrorCode.CONCURRENT_UPDATE,
-                    "the player's records changed during the request each time it was"
-                    " tried; send it again", status=409, attempts=ATTEMPTS_MAX)
+        version = stream_version(player_stream(player_id))
+        attempt = Attempt(kind=operation.attempt_kind, venue=venue.code,
+                          amount_minor=arguments["amount_minor"],
+                          currency=arguments["currency"], player_id=player_id,
+                          account=gaming_account(player_id), at=at)
+        compliance = load_context(attempt)
+        verdict = run_checks(compliance)
+        cash = (_load_cash_context(player_id, venue.code, rulebook, day, compliance)
+                if method == "cash" and verdict.allowed else None)
+        return CageContext(operation=operation, player_id=player_id, venue=venue,
+                           amount_minor=arguments["amount_minor"],
+                           currency=arguments["currency"], method=method, at=at, day=day,
+                           local_day=local_day, debit=debit, credit=credit, version=version,
+                           attempt=attempt, compliance=compliance, verdict=verdict, cash=cash)
+
+    def check(self, context: CageContext) -> Rejection | None:
+        if context.verdict.allowed:
+            return None
+        return rejection(context.attempt, context.compliance, context.verdict)
+
+    def decide(self, context: CageContext) -> Decision:
+        events = decide(context.operation, player_id=context.player_id,
+                        venue_code=context.venue.code, amount_minor=context.amount_minor,
+                        currency=context.currency, method=context.method,
+                        debit=context.debit, credit=context.credit, at=context.at,
+                        day=context.day, verdict=verdict_record(context.verdict),
+                        cash=context.cash)
+        accounts = [_account_terms(code, venue=context.venue, player_id=context.player_id,
+                                   on=context.local_day)
+                    for code in (context.debit, context.credit)]
+        return Decision(events, {player_stream(context.player_id): context.version},
+                        accounts=accounts)
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> CageResult:
+        return _result(events, replayed=replayed)
+
+    def refusal(self, context: CageContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, (InsufficientFunds, BalanceMaxExceeded)):
+            return _refusal(error, amount_minor=context.amount_minor,
+                            currency=context.currency, venue_code=context.venue.code)
+        return None
+
+
+COMMANDS = {operation.name: CageCommand(operation)
+            for operation in (DEPOSIT, WITHDRAWAL, CHIP_PURCHASE, CHIP_REDEMPTION)}
 
 
 def decide(operation: Operation, *, player_id: str, venue_code: str, amount_minor: int,
@@ -423,12 +458,8 @@ def _legs(operation: Operation, method: str, venue_code: str, player_id: str
     return codes[operation.debit], codes[operation.credit]
 
 
-def _stream_version(stream: str) -> int:
-    return Stream.objects.filter(name=stream).values_list("version", flat=True).first() or 0
-
-
 def _load_cash_context(player_id: str, venue_code: str, rulebook: RulebookVersion,
-                       day: dt.date) -> CashContext:
+                       day: dt.date, compliance: AttemptContext) -> CashContext:
     threshold = rules.figure(rulebook, THRESHOLD_FIGURE, on=day)
     today = CashActivity.objects.filter(player_id=player_id, venue=venue_code,
                                         gaming_day=day).first()
@@ -446,33 +477,8 @@ def _load_cash_context(player_id: str, venue_code: str, rulebook: RulebookVersio
             kind=AlertKind.AML_STRUCTURING, player_id=player_id, venue=venue_code,
             details__gaming_day=day.isoformat(),
         ).exists(),
-        identity_verified=Player.objects.filter(
-            id=player_id, verification_status=VerificationStatus.VERIFIED).exists(),
+        identity_verified=bool(compliance.player_verified),
     )
-
-
-def _missing_accounts(codes: Sequence[str]) -> list[str]:
-    existing = set(Account.objects.filter(code__in=codes).values_list("code", flat=True))
-    return [code for code in codes if code not in existing]
-
-
-def _append(events: list[NewEvent], missing: list[str], *, venue: Venue, player_id: str,
-            on: dt.date, expected_versions: dict[str, int], idempotency_key: str | None,
-            request: dict, metadata: Metadata):
-    """Append the events, first opening any account they post to that is missing.
-
-    The openings share the transaction of the events: if the ledger refuses
-    the events, no account is left opened behind them.
-    """
-    arguments = dict(expected_versions=expected_versions, idempotency_key=idempotency_key,
-                     request=request, metadata=metadata)
-    if not missing:
-        return append(events, **arguments)
-    with transaction.atomic():
-        for code in missing:
-            open_account(**_account_terms(code, venue=venue, player_id=player_id, on=on),
-                         metadata=metadata)
-        return append(events, **arguments)
 
 
 def _account_terms(code: str, *, venue: Venue, player_id: str, on: dt.date) -> dict[str, Any]:
@@ -496,19 +502,11 @@ def _account_terms(code: str, *, venue: Venue, player_id: str, on: dt.date) -> d
 def account_ceiling(on: dt.date) -> int | None:
     """Return the strictest online gaming-account ceiling in force on a day.
 
-    None when no rulebook in force has one (002:L3070 in ray-online).
+    None when no rulebook in force has one (002:L3070 in ray-online). Read
+    from the cached rulebooks: no statement once they are cached.
     """
-    rulebook_ids = set(Figure.objects.filter(figure_key=CEILING_FIGURE)
-                       .values_list("rulebook__rulebook_id", flat=True))
-    ceilings = []
-    for rulebook_id in sorted(rulebook_ids):
-        try:
-            rulebook = rules.rulebook_in_force(rulebook_id, on)
-        except RulesError:
-            continue  # not in force yet on this day
-        row = rules.figure(rulebook, CEILING_FIGURE, on=on)
-        if row is not None:
-            ceilings.append(row.value)
+    ceilings = [row.value for version in rules.versions_in_force(on)
+                if (row := rules.figure(version, CEILING_FIGURE, on=on)) is not None]
     return min(ceilings, default=None)
 
 
@@ -536,29 +534,6 @@ def _refusal(error: LedgerError, *, amount_minor: int, currency: str,
         f"the gaming account holds {_money(balance, currency)}, less than the"
         f" {_money(amount_minor, currency)} asked; there is no credit (002:L3033)",
         account=account, balance_minor=balance, amount_minor=amount_minor, cite="002:L3033")
-
-
-def _replay(operation: Operation, request: dict, events: Sequence[RecordedEvent]) -> CageResult:
-    """Return (or re-raise) what an earlier request under this key recorded.
-
-    A key recorded for a different request is refused, as the ledger does.
-    """
-    first = events[0]
-    if first.type == ATTEMPT_REJECTED:
-        attempt = first.payload["attempt"]
-        recorded = (attempt["kind"], attempt["player_id"], attempt["venue"],
-                    attempt["amount_minor"], attempt["currency"])
-        asked = (operation.attempt_kind, request["player_id"], request["venue"],
-                 request["amount_minor"], request["currency"])
-        if recorded == asked:
-            raise_recorded_rejection(events)
-    elif first.type == operation.event_type and all(
-            first.payload.get(field) == request[field]
-            for field in ("player_id", "venue", "amount_minor", "currency", "method")):
-        return _result(events, replayed=True)
-    raise IdempotencyConflict(
-        "this idempotency key was already used for a different request",
-        idempotency_key=first.idempotency_key)
 
 
 def _result(events: Sequence[RecordedEvent], *, replayed: bool) -> CageResult:

@@ -20,3 +20,9 @@ class ComplianceConfig(AppConfig):
         ledger_projections.register(AlertProjection())
         ledger_projections.register(CorrectionProjection())
         ledger_projections.register(CaseProjection())
+
+        from casino.runner import register_refusal_replayer
+
+        from .pipeline import raise_recorded_rejection
+
+        register_refusal_replayer(raise_recorded_rejection)

@@ -19,6 +19,7 @@ from django.db.models import Sum
 
 from casino import clock
 from casino.players.commands import load_player
+from casino.runner import Rejection
 from casino.players.models import PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
 from ledger import Metadata, NewEvent, append
@@ -199,12 +200,25 @@ def authorize(attempt: Attempt, *, actor: str, idempotency_key: str | None = Non
     verdict = run_checks(context)
     if verdict.allowed:
         return verdict
+    refusal = rejection(attempt, context, verdict)
+    result = append([refusal.event], idempotency_key=idempotency_key,
+                     metadata=Metadata(actor=actor, source="casino.compliance"))
+    raise refusal.error(result.first_position)
+
+
+def rejection(attempt: Attempt, context: AttemptContext, verdict: Verdict) -> Rejection:
+    """Return the refusal of a failed verdict: its event and its error (pure).
+
+    The command runner appends the event under the request's key and then
+    raises the error, so the refusal is on the record first.
+    """
     failure = verdict.failure
     subject = f"player/{context.player_id}" if context.player_id else f"venue/{context.venue}"
     event = NewEvent(
         stream=subject,
         type=ATTEMPT_REJECTED,
         occurred_at=context.at,
+        gaming_day=context.venue_day,
         payload={
             "attempt": {
                 "kind": attempt.kind, "venue": attempt.venue,
@@ -221,9 +235,7 @@ def authorize(attempt: Attempt, *, actor: str, idempotency_key: str | None = Non
             "checks_passed": list(verdict.checks_passed),
         },
     )
-    result = append([event], idempotency_key=idempotency_key,
-                     metadata=Metadata(actor=actor, source="casino.compliance"))
-    raise AttemptRejected(failure, result.first_position)
+    return Rejection(event, lambda position: AttemptRejected(failure, position))
 
 
 def verdict_record(verdict: Verdict) -> dict:

@@ -139,5 +139,5 @@ def test_the_same_key_with_a_different_body_is_a_conflict(world, name):
     assert post(client, url, body, key="reuse-1").status_code == status
     response = post(client, url, other_body, key="reuse-1")
     assert response.status_code == 409
-    assert response.json()["code"] == "idempotency_conflict"
+    assert response.json()["code"] == "idempotency_key_reused"
     assert event_count() == before + events

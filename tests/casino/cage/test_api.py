@@ -110,7 +110,7 @@ def test_a_key_reused_with_another_body_is_a_409(cage_client, funded_player):
     response = _post(cage_client, "deposits",
                      _body("deposits", funded_player.id, amount="150.01"), key="reuse")
     assert response.status_code == 409
-    assert response.json()["code"] == "idempotency_conflict"
+    assert response.json()["code"] == "idempotency_key_reused"
     assert event_count() == before
 
 

@@ -14,7 +14,7 @@ from casino.compliance.errors import AttemptRejected, ComplianceError
 from casino.players.errors import PlayerError
 from casino.rules.errors import RulesError
 from ledger import NewEvent, Posting, append, open_account, rebuild_projections
-from ledger.errors import IdempotencyConflict
+from casino.runner import RunnerError
 from ledger.models import Account, Event
 from ledger.models import Posting as PostingRow
 from tests.casino.conftest import NOON, make_player
@@ -310,10 +310,11 @@ def test_a_key_reused_for_another_request_is_refused(player):
     deposit(player_id=player.id, venue=CASINO, amount_minor=7_500, currency="EUR",
             actor="cashier", idempotency_key="dep-8", at=NOON)
     before = event_count()
-    with pytest.raises(IdempotencyConflict):
+    with pytest.raises(RunnerError) as reused:
         deposit(player_id=player.id, venue=CASINO, amount_minor=7_600, currency="EUR",
                 actor="cashier", idempotency_key="dep-8", at=NOON)
-    with pytest.raises(IdempotencyConflict):
+    assert reused.value.code == "idempotency_key_reused" and reused.value.status == 409
+    with pytest.raises(RunnerError, match="already used for a different request"):
         withdraw(player_id=player.id, venue=CASINO, amount_minor=7_500, currency="EUR",
                  actor="cashier", idempotency_key="dep-8", at=NOON)
     assert event_count() == before
@@ -400,13 +401,13 @@ def test_bad_input_is_refused_and_writes_nothing(player, arguments, code, status
 
 def test_a_concurrent_change_to_the_player_is_retried(player, monkeypatch):
     """A stale stream version is read again and the request goes through once."""
-    real, reads = commands._stream_version, []
+    real, reads = commands.stream_version, []
 
     def stale_once(stream: str) -> int:
         reads.append(stream)
         return 0 if len(reads) == 1 else real(stream)
 
-    monkeypatch.setattr(commands, "_stream_version", stale_once)
+    monkeypatch.setattr(commands, "stream_version", stale_once)
     result = deposit(player_id=player.id, venue=CASINO, amount_minor=1_000, currency="EUR",
                      actor="cashier", at=NOON)
     assert reads == [f"player/{player.id}"] * 2
@@ -416,10 +417,10 @@ def test_a_concurrent_change_to_the_player_is_retried(player, monkeypatch):
 
 def test_a_player_changing_on_every_attempt_gives_a_conflict(player, monkeypatch):
     """After ATTEMPTS_MAX stale reads the request is refused with 409, nothing written."""
-    monkeypatch.setattr(commands, "_stream_version", lambda stream: 0)
+    monkeypatch.setattr(commands, "stream_version", lambda stream: 0)
     before = event_count()
-    with pytest.raises(CageError) as refused:
+    with pytest.raises(RunnerError) as refused:
         deposit(player_id=player.id, venue=CASINO, amount_minor=1_000, currency="EUR",
                 actor="cashier", at=NOON)
-    assert (refused.value.code, refused.value.status) == (CageErrorCode.CONCURRENT_UPDATE, 409)
+    assert (refused.value.code, refused.value.status) == ("concurrent_update", 409)
     assert event_count() == before

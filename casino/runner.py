@@ -1,0 +1,264 @@
+"""The one command runner: every write of every casino app goes through `run`.
+
+An app describes a write as a `Command` with three small parts and the
+runner does everything else, once, the same way for every write:
+
+    run(command, arguments, call)
+      1. idempotency: the key is scoped to the client (`Call.key` is
+         `<principal>:<key>`); a recorded key with the same request answers
+         the recorded result (`replayed`), or re-raises the recorded
+         refusal; with another request it is refused with 409
+         `idempotency_key_reused`;
+      2. business time: `Call.at` may not lie more than
+         `OCCURRED_AT_SKEW_MAX` in the future (`occurred_at_in_future`);
+      3. load    -> context        (the app's reads: a snapshot row, cached
+                                    rulebooks, the player's state)
+      4. check   -> Rejection|None (pure); a rejection's event is appended
+                                    under the key, then its error raised
+      5. decide  -> Decision       (pure: events, expected stream versions,
+                                    accounts to open if missing)
+      6. append with the expected versions; a stale version starts again
+         from 3 with fresh state, at most `ATTEMPTS_MAX` times, then one
+         409 `concurrent_update`; a ledger refusal (overdraft, ceiling) is
+         turned into the app's coded error by `Command.refusal`;
+      7. after commit: the decision's side effects, then `Command.answer`.
+
+The runner imports no casino app: the compliance app registers how a
+recorded refusal is raised again (`register_refusal_replayer`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
+
+from django.db import transaction
+
+from casino import clock
+from casino.errors import CodedError
+from ledger import Metadata, NewEvent, RecordedEvent, append, open_account
+from ledger.canonical import request_fingerprint
+from ledger.errors import AccountExists, IdempotencyConflict, LedgerError, StaleVersion
+from ledger.models import Account
+from ledger.store import recorded_request
+
+# Of n requests racing on one stream at least one wins each round, so each
+# needs at most n tries; five covers a player served at the cage and online
+# at once, and a busy table's controller beside its cash-outs.
+ATTEMPTS_MAX = 5
+# A table or cage system that lost its connection sends its buffered
+# actions later, so business time may lie in the past; a clock a little
+# ahead is tolerated, a time further ahead is a client's error.
+# Decision (not in the seeds): 30 seconds, the skew NTP-synchronised hosts
+# stay well within.
+OCCURRED_AT_SKEW_MAX = dt.timedelta(seconds=30)
+
+ContextT = TypeVar("ContextT")
+ResultT = TypeVar("ResultT")
+
+
+class RunnerError(CodedError):
+    """A write the runner refused before the app's rules were asked."""
+
+
+class RunnerErrorCode:
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    CONCURRENT_UPDATE = "concurrent_update"
+    OCCURRED_AT_IN_FUTURE = "occurred_at_in_future"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Who runs a write, under which key, at which business time.
+
+    `key` is already scoped to the client that sent it (the API prefixes
+    the token's principal), so two clients' equal keys never meet.
+    """
+
+    actor: str
+    key: str | None = None
+    at: dt.datetime | None = None
+    # True when `at` is a client's `occurred_at` (the API), which may not lie
+    # in the future; code that passes its own business time (tasks, the
+    # demo, tests with a pinned clock) is trusted.
+    at_from_client: bool = False
+    source: str = ""
+    request_id: str = ""
+    correlation_id: str = ""
+
+    def moment(self) -> dt.datetime:
+        return self.at or clock.now()
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A refusal by a rule: the event that records it and the error to raise.
+
+    `error(position)` builds the coded error once the refusal is on the
+    record, so the answer can name the event.
+    """
+
+    event: NewEvent
+    error: Callable[[int], Exception]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a write appends: events, the stream versions it read, accounts.
+
+    `accounts` are `open_account` terms for accounts the events post to and
+    that may not exist yet: they are opened in the append's transaction, so
+    a refused append leaves none behind. `after_commit` runs after the
+    events are committed, in order.
+    """
+
+    events: Sequence[NewEvent]
+    expected_versions: Mapping[str, int] = field(default_factory=dict)
+    accounts: Sequence[Mapping[str, Any]] = ()
+    after_commit: Sequence[Callable[[], None]] = ()
+
+
+class Command(Protocol[ContextT, ResultT]):
+    """A write: the app's three steps and how it answers."""
+
+    name: str       # "<app>.<operation>", part of the request fingerprint
+    source: str     # the events' metadata source, e.g. "casino.cage"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> ContextT: ...
+
+    def check(self, context: ContextT) -> Rejection | None: ...
+
+    def decide(self, context: ContextT) -> Decision: ...
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> ResultT: ...
+
+    def refusal(self, context: ContextT, error: LedgerError) -> Exception | None: ...
+
+
+class BaseCommand(Generic[ContextT, ResultT]):
+    """Defaults: no check, ledger refusals raised as they are."""
+
+    name = ""
+    source = ""
+
+    def check(self, context: ContextT) -> Rejection | None:
+        return None
+
+    def refusal(self, context: ContextT, error: LedgerError) -> Exception | None:
+        return None
+
+
+_refusal_replayers: list[Callable[[Sequence[RecordedEvent]], None]] = []
+
+
+def register_refusal_replayer(replayer: Callable[[Sequence[RecordedEvent]], None]) -> None:
+    """Register a function that re-raises a refusal recorded under a key."""
+    if replayer not in _refusal_replayers:
+        _refusal_replayers.append(replayer)
+
+
+def fingerprint(command: Command, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Return what identifies a request for idempotency: the command and its arguments."""
+    return {"command": command.name, "arguments": dict(arguments)}
+
+
+def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call: Call
+        ) -> ResultT:
+    """Run one write through idempotency, load, check, decide and append.
+
+    Raises the app's coded errors, a recorded refusal's error, RunnerError
+    (`idempotency_key_reused`, `concurrent_update`, `occurred_at_in_future`)
+    and the ledger's refusals the command does not translate.
+    """
+    request = fingerprint(command, arguments)
+    if call.key is not None:
+        recorded = recorded_request(call.key)
+        if recorded is not None:
+            return _replay(command, request, call.key, *recorded)
+    _check_business_time(call)
+    metadata = Metadata(actor=call.actor, source=command.source or command.name,
+                        request_id=call.request_id or None,
+                        correlation_id=call.correlation_id or None)
+    for _ in range(ATTEMPTS_MAX):
+        context = command.load(arguments, call)
+        rejection = command.check(context)
+        if rejection is not None:
+            _record_rejection(command, rejection, request, call, metadata)
+        decision = command.decide(context)
+        try:
+            result = _append(decision, request, call, metadata)
+        except (StaleVersion, AccountExists):
+            continue
+        except IdempotencyConflict:
+            raise _key_reused(call.key) from None
+        except LedgerError as error:
+            translated = command.refusal(context, error)
+            if translated is None:
+                raise
+            raise translated from None
+        if not result.replayed:
+            for effect in decision.after_commit:
+                effect()
+        return command.answer(result.events, replayed=result.replayed)
+    raise RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
+                      "the records this request depends on changed each time it was tried;"
+                      " send it again", status=409, attempts=ATTEMPTS_MAX)
+
+
+def _check_business_time(call: Call) -> None:
+    if call.at is None or not call.at_from_client:
+        return
+    now = clock.now()
+    if call.at - now > OCCURRED_AT_SKEW_MAX:
+        raise RunnerError(
+            RunnerErrorCode.OCCURRED_AT_IN_FUTURE,
+            f"occurred_at {call.at.isoformat()} is more than"
+            f" {int(OCCURRED_AT_SKEW_MAX.total_seconds())} s ahead of the server's clock",
+            status=400, occurred_at=call.at.isoformat(), now=now.isoformat())
+
+
+def _replay(command: Command[ContextT, ResultT], request: Mapping[str, Any], key: str,
+            recorded_fingerprint: str, events: Sequence[RecordedEvent]) -> ResultT:
+    if recorded_fingerprint != request_fingerprint(request):
+        raise _key_reused(key)
+    for replayer in _refusal_replayers:
+        replayer(events)
+    return command.answer(events, replayed=True)
+
+
+def _key_reused(key: str | None) -> RunnerError:
+    return RunnerError(RunnerErrorCode.IDEMPOTENCY_KEY_REUSED,
+                       "this Idempotency-Key was already used for a different request",
+                       status=409, idempotency_key=(key or "").split(":", 1)[-1])
+
+
+def _record_rejection(command: Command, rejection: Rejection, request: Mapping[str, Any],
+                      call: Call, metadata: Metadata) -> None:
+    """Append the refusal under the key, then raise its error."""
+    try:
+        result = append([rejection.event], idempotency_key=call.key, request=request,
+                         metadata=metadata)
+    except IdempotencyConflict:
+        raise _key_reused(call.key) from None
+    if result.replayed:
+        # The same request raced this one and its outcome is on the record.
+        for replayer in _refusal_replayers:
+            replayer(result.events)
+    raise rejection.error(result.first_position)
+
+
+def _append(decision: Decision, request: Mapping[str, Any], call: Call, metadata: Metadata):
+    arguments = dict(expected_versions=decision.expected_versions, idempotency_key=call.key,
+                     request=request, metadata=metadata)
+    if not decision.accounts:
+        return append(decision.events, **arguments)
+    codes = [terms["code"] for terms in decision.accounts]
+    existing = set(Account.objects.filter(code__in=codes).values_list("code", flat=True))
+    missing = [terms for terms in decision.accounts if terms["code"] not in existing]
+    if not missing:
+        return append(decision.events, **arguments)
+    with transaction.atomic():
+        for terms in missing:
+            open_account(**terms, metadata=metadata)
+        return append(decision.events, **arguments)
