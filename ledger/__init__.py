@@ -1,7 +1,8 @@
 """ledger: a domain-free event store with a double-entry ledger.
 
 Public API: `append`, `open_account`, `NewEvent`, `Posting`, `Metadata`,
-`AppendResult`, `RecordedEvent`, `verify_chain`, `rebuild_projections`, the
+`AppendResult`, `RecordedEvent`, `verify_chain`, `verify_ledger`,
+`rebuild_projections`, the
 `LedgerError` family and `projections.register`. Nothing here knows about
 casinos; `casino.*` builds on it, never the reverse.
 
@@ -26,9 +27,11 @@ L4  Accounts hold their constraints, and only the log moves them. No
     account opens from its event, a balance moves by its postings); any
     other INSERT, UPDATE, DELETE or TRUNCATE is refused for every role,
     superusers included, unless triggers are off or it is a rebuild run by
-    the owner (migration 0004).
+    the owner (migration 0004). `verify_ledger` recomputes every balance
+    from the postings and names the first account that differs (stored and
+    recomputed), which is how an edit with triggers off is caught.
     tests/ledger/test_concurrency.py, test_append.py, test_balance_guard.py,
-    test_immutability.py
+    test_immutability.py, test_verify.py
 L5  Currency-true. A posting's currency is its account's: checked
     by the writer, again by a composite foreign key.
     tests/ledger/test_append.py
@@ -43,8 +46,11 @@ L8  Tamper-evident. hash = sha256(prev_hash || canonical event) over the
     global order; `verify_ledger` names the first altered, missing or
     reordered position. tests/ledger/test_verify.py
 L9  Rebuildable. Every projection is a function of the log: a rebuild
-    reproduces the live tables exactly. tests/ledger/test_rebuild.py,
-    test_money_properties.py
+    reproduces the live tables exactly. `verify_ledger` rebuilds every
+    registered projection into a scratch schema and names the first table
+    and row that differ from the live one (or the projection whose rebuild
+    fails). tests/ledger/test_rebuild.py, test_money_properties.py,
+    test_verify.py, tests/casino/test_rebuild_everything.py
 """
 
 from typing import TYPE_CHECKING, Any
@@ -59,6 +65,7 @@ _EXPORTS = {
     "AppendResult": "ledger.types",
     "RecordedEvent": "ledger.types",
     "verify_chain": "ledger.verify",
+    "verify_ledger": "ledger.verify",
     "rebuild_projections": "ledger.rebuild",
     "LedgerError": "ledger.errors",
     "LedgerErrorCode": "ledger.errors",
@@ -72,7 +79,7 @@ if TYPE_CHECKING:
     from ledger.errors import InvariantViolation, LedgerError, LedgerErrorCode
     from ledger.rebuild import rebuild_projections
     from ledger.types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
-    from ledger.verify import verify_chain
+    from ledger.verify import verify_chain, verify_ledger
     from ledger.writer import append
 
 

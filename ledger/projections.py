@@ -76,11 +76,18 @@ def _run(events: Sequence[RecordedEvent], *, replaying: bool) -> None:
     for projection in _registry.values():
         handle = getattr(projection, "replay", projection.apply) if replaying else projection.apply
         if projection.event_types is None:
-            handle(events)
+            selected = events
         else:
             selected = [event for event in events if event.type in projection.event_types]
-            if selected:
-                handle(selected)
+            if not selected:
+                continue
+        try:
+            handle(selected)
+        except Exception as error:
+            # Which projection, at which events: a rebuild that fails says so.
+            error.add_note(f"projection {projection.name}, events at positions"
+                           f" {selected[0].position} to {selected[-1].position}")
+            raise
 
 
 def projection_tables() -> list[str]:

@@ -1,4 +1,6 @@
-"""L8: verify_ledger finds what was altered, removed or cut off.
+"""L8, L4, L9: verify_ledger finds what was altered, removed or cut off in
+the log, any balance that is not the sum of its postings, and any projection
+row that a rebuild would not reproduce.
 
 Tampering needs the triggers off, which only a superuser can do; these tests
 do exactly that, the way an attacker with database access would.
@@ -9,7 +11,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from ledger import verify_chain
+from ledger import projections, verify_chain
+from ledger.models import Account
+from ledger.verify import verify_ledger
 
 from .factories import transfer
 
@@ -80,3 +84,100 @@ def test_command_exits_non_zero_naming_the_position(ten_events):
     with pytest.raises(CommandError, match="FAILED at position 9") as caught:
         call_command("verify_ledger")
     assert caught.value.returncode == 1
+
+
+def test_balance_edited_with_triggers_off_is_named(ten_events):
+    """A superuser's balance edit past the guard (triggers off) is named with
+    the account, the stored and the recomputed balance (L4)."""
+    _tamper("UPDATE ledger_account SET balance_minor = balance_minor + 300000"
+            " WHERE code = 'player/alice'")
+    assert verify_chain().ok  # the log itself is intact
+    result = verify_ledger()
+    assert (result.ok, result.account, result.bad_position) == (False, "player/alice", None)
+    assert result.problem == "stored balance 302100, recomputed from the postings 2100"
+    with pytest.raises(CommandError) as caught:
+        call_command("verify_ledger")
+    assert str(caught.value) == ("verify_ledger: FAILED at account player/alice: stored"
+                                 " balance 302100, recomputed from the postings 2100")
+    assert caught.value.returncode == 1
+
+
+def test_payout_from_a_forged_balance_is_named(ten_events):
+    """The issue's attack with triggers off: a forged balance funds a payout
+    the writer cannot tell from a real one; verify names the account, whose
+    postings now take it below zero (L4)."""
+    _tamper("UPDATE ledger_account SET balance_minor = balance_minor + 300000"
+            " WHERE code = 'player/alice'")
+    transfer("cage/cash", "player/alice", 250_000)
+    result = verify_ledger()
+    assert (result.ok, result.account) == (False, "player/alice")
+    assert result.problem == "stored balance 52100, recomputed from the postings -247900"
+
+
+def test_stream_version_edited_with_triggers_off_is_named(ten_events):
+    """A projection row of another kind: verify rebuilds into a scratch schema
+    and names the table, the row and the column (L9)."""
+    _tamper("UPDATE ledger_stream SET version = 9 WHERE name = 'account/player/bob'")
+    result = verify_ledger()
+    assert (result.ok, result.table, result.account) == (False, "ledger_stream", None)
+    assert result.problem == "row name='account/player/bob' differs: version live 9, rebuilt 1"
+    with pytest.raises(CommandError, match="FAILED in projection ledger_stream: row"):
+        call_command("verify_ledger")
+
+
+def test_account_rule_edited_with_triggers_off_is_named(ten_events):
+    """A lifted maximum leaves every balance right; the rebuild names it (L4, L9)."""
+    _tamper("UPDATE ledger_account SET balance_max_minor = NULL WHERE code = 'player/alice'")
+    result = verify_ledger()
+    assert (result.ok, result.table) == (False, "ledger_account")
+    assert result.problem == ("row code='player/alice' differs:"
+                              " balance_max_minor live None, rebuilt 500000")
+
+
+def test_deleted_and_added_projection_rows_are_named(ten_events):
+    """A row missing from the live table, or one the log never made (L9)."""
+    _tamper("DELETE FROM ledger_stream WHERE name = 'account/cage/cash'")
+    result = verify_ledger()
+    assert result.problem == ("row name='account/cage/cash' is in the rebuild but not in"
+                              " the live table")
+    _tamper("INSERT INTO ledger_stream VALUES ('account/cage/cash', 1, 1), ('a/forged', 1, 1)")
+    result = verify_ledger()
+    assert result.problem == "row name='a/forged' is in the live table but not in the rebuild"
+
+
+def test_projection_that_cannot_be_rebuilt_is_named(ten_events, monkeypatch):
+    """A rebuild that fails is a finding, reported with the projection's name."""
+
+    class Broken:
+        name = "test.broken"
+        event_types = None
+        tables = ()
+
+        def reset(self) -> None:
+            pass
+
+        def apply(self, events) -> None:
+            raise ValueError("cannot fold")
+
+    monkeypatch.setitem(projections._registry, Broken.name, Broken())
+    result = verify_ledger()
+    assert (result.ok, result.table) == (False, "test.broken, events at positions 1 to 10")
+    assert result.problem == "cannot be rebuilt from the log: ValueError: cannot fold"
+
+
+def test_verify_writes_nothing_and_leaves_no_scratch_schema(ten_events):
+    """The scratch schema is dropped, the search_path restored, the live
+    tables untouched, whether verify passes or fails."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW search_path")
+        search_path = cursor.fetchone()[0]
+    accounts_before = list(Account.objects.values_list())
+    assert verify_ledger().ok
+    _tamper("UPDATE ledger_stream SET version = 9 WHERE name = 'account/player/bob'")
+    assert not verify_ledger().ok
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'verify_scratch%'")
+        assert cursor.fetchone() == (0,)
+        cursor.execute("SHOW search_path")
+        assert cursor.fetchone()[0] == search_path
+    assert list(Account.objects.values_list()) == accounts_before
