@@ -60,8 +60,13 @@ from .types import (
 logger = logging.getLogger(__name__)
 
 EVENTS_PER_APPEND_MAX = 10_000
+# A group holds at most this many requests and this many events: the writer
+# lock is held while a group is checked and inserted, so its size bounds
+# every other writer's wait. One append of the largest size must still fit.
 REQUESTS_PER_GROUP_MAX = 512
+EVENTS_PER_GROUP_MAX = 10_000
 GATHER_YIELDS_MAX = 16
+assert EVENTS_PER_APPEND_MAX <= EVENTS_PER_GROUP_MAX, "an append must fit in one group"
 from .projections import ACCOUNT_OPENED
 
 
@@ -350,6 +355,10 @@ def write_group(requests: Sequence[AppendRequest]) -> list[AppendResult | Ledger
     """
     if not connection.in_atomic_block:
         raise InvariantViolation("write_group must run inside transaction.atomic()")
+    if len(requests) > REQUESTS_PER_GROUP_MAX:
+        raise InvariantViolation(f"a group holds at most {REQUESTS_PER_GROUP_MAX} requests")
+    if sum(len(request.events) for request in requests) > EVENTS_PER_GROUP_MAX:
+        raise InvariantViolation(f"a group holds at most {EVENTS_PER_GROUP_MAX} events")
     outcomes: list[AppendResult | LedgerError] = []
     with connection.cursor() as cursor:
         state = _GroupState(cursor, requests)
@@ -434,12 +443,12 @@ class _GroupWriter:
         self._thread.join()
 
     def _run(self) -> None:
+        held = None  # a request that did not fit in the last group goes first
         while True:
-            item = self._queue.get()
+            item = held if held is not None else self._queue.get()
             if item is None:
                 connection.close()
                 return
-            group = [item]
             # The callers answered by the last commit are waking up to send
             # their next request; without a pause this thread would take the
             # first of them alone. Yield the GIL (never the disk) for as long
@@ -451,16 +460,30 @@ class _GroupWriter:
                 if arrived == waiting:
                     break
                 waiting = arrived
-            while len(group) < REQUESTS_PER_GROUP_MAX:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    self._queue.put(None)  # stop after this group
-                    break
-                group.append(item)
+            group, held = self._drain(item)
             self._commit(group)
+
+    def _drain(self, first: tuple) -> tuple[list[tuple], tuple | None]:
+        """Take what is waiting after `first`, up to the group's caps.
+
+        Returns the group and the request that would have broken the events
+        cap, if one did: it starts the next group, so order is kept.
+        """
+        group = [first]
+        events = len(first[0].events)
+        while len(group) < REQUESTS_PER_GROUP_MAX:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is None:
+                self._queue.put(None)  # stop after this group
+                break
+            if events + len(item[0].events) > EVENTS_PER_GROUP_MAX:
+                return group, item
+            group.append(item)
+            events += len(item[0].events)
+        return group, None
 
     def _commit(self, group: list) -> None:
         try:
