@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tournament import Payout, Tournament
 
 BASIS_POINTS = 10_000
+REFUND_ITEM = "tournament.cancel.refund_item"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +73,20 @@ class CancellationTerms:
 
     @classmethod
     def from_figures(cls, figures: Mapping[str, Any]) -> "CancellationTerms":
-        """Read the terms from a rulebook's figures (key -> value)."""
-        missing = sorted(key for key in cls.FIGURES.values() if key not in figures)
+        """Read the terms from a rulebook's figures (key -> value).
+
+        The players still in get back the fee part of what they bought
+        (`tournament.cancel.refund_item`, decision of that name); that is
+        the only refund the engine makes, so any other value is refused.
+        """
+        missing = sorted(key for key in (*cls.FIGURES.values(), REFUND_ITEM)
+                         if key not in figures)
         if missing:
             raise EngineError("invalid_cancellation_terms", "the rulebook lacks"
                               f" {', '.join(missing)}", missing=missing)
+        if figures[REFUND_ITEM] != "fee_part":
+            raise EngineError("invalid_cancellation_terms", "an interruption refunds the fee"
+                              f" part only, not {figures[REFUND_ITEM]!r}")
         return cls(**{field: int(figures[key]) for field, key in cls.FIGURES.items()})
 
 

@@ -390,7 +390,11 @@ def test_cancellation_terms_are_read_from_the_online_figures():
         CancellationTerms.from_figures({"tournament.cancel.before_itm.equal_split": 5000})
     assert caught.value.code == "invalid_cancellation_terms"
     assert caught.value.details["missing"] == [
-        "hexapro.cancel.share_per_remaining_player", "tournament.cancel.before_itm.chip_split"]
+        "hexapro.cancel.share_per_remaining_player", "tournament.cancel.before_itm.chip_split",
+        "tournament.cancel.refund_item"]
+    with pytest.raises(EngineError):
+        CancellationTerms.from_figures({**_figures(ONLINE),
+                                        "tournament.cancel.refund_item": "whole_buy_in"})
     with pytest.raises(EngineError):
         CancellationTerms(6000, 5000, 1000)          # more than the pool
 

@@ -1,0 +1,278 @@
+"""Every rulebook key is read by the code, marked informational, or pending.
+
+Issue 14 item 21. A figure or table key of the shipped rulebooks must be
+
+- read: `code_references.scan()` finds it in the Python source of `casino/`
+  or `ledger/` (the key itself, or an f-string or concatenation that builds
+  it); or
+- informational: its row says `informational = "<kind>: <reason>"`
+  (procedural, reference or posted; see casino/rules/data/README.md); or
+- pending: a money rule that no code enforces yet, listed below with the
+  work that will enforce it, so that the gap stays visible.
+
+A key that is none of these fails, and so does a mark that has gone stale (an
+informational or pending key the code now reads). Pure Python, no Django.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from pprint import pformat
+
+import pytest
+
+from .code_references import ROOT, scan, scan_files
+
+DATA_DIR = ROOT / "casino/rules/data"
+KINDS = ("procedural", "reference", "posted")
+
+LIMITS = "issue 14, limits"
+POKER = "issue 14, poker rooms"
+JACKPOTS = "issue 14, jackpots"
+TOURNAMENTS = "issue 14, tournaments"
+NOT_BUILT = "no item yet: online games against other players are not built"
+
+# Money rules no code reads yet: key (or a prefix ending in ".") -> (who will
+# enforce it, what is missing). Remove an entry once the code reads the key.
+ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
+    # limits, cage, compliance
+    "aml.cash_payment.max": (LIMITS, "no cash payment above EUR 10,000 from 2027-07-10:"
+                             " neither the cage nor compliance checks it"),
+    "credit.allowed": (LIMITS, "the cage refuses credit by a rule of its own; it should"
+                       " read the switch"),
+    "stake.pooling_to_exceed_max_allowed": (LIMITS, "stakes of several players pooled past"
+                                            " a Part IV cap are not refused"),
+    "stake.excess_over_max_is_void": (LIMITS, "the games void the part above a cap by"
+                                      " decision, built in; they should read the switch"),
+    "online.account.max_per_person": (LIMITS, "one gaming account per person is not"
+                                      " checked when a player registers"),
+    "online.winnings.payout_to_bank_allowed": (LIMITS, "wins above the balance ceiling go"
+                                               " to bank payouts, built in"),
+    "online.limits.monthly_spend.mandatory": (LIMITS, "compliance requires the daily"
+                                              " spending limit by its figure, the monthly"
+                                              " one not at all"),
+    "online.limits.time.mandatory": (LIMITS, "time limits are optional, built in"),
+    "online.limits.decrease_delay": (LIMITS, "casino/players lowers a limit at once, built"
+                                     " in, instead of reading the 0 hours"),
+    "online.loss_cap.casino_pvp.applies": (LIMITS, "games against other players have no"
+                                           " loss cap because compliance has no category"
+                                           " for them, built in"),
+    "online.loss_cap.day_start": (LIMITS, "the loss-cap day is built into compliance"),
+    "online.loss_cap.loss_basis": (LIMITS, "losses are counted as stakes minus wins, built"
+                                   " into compliance"),
+    "online.self_exclusion.revocable": (LIMITS, "casino/players refuses to change a"
+                                        " self-exclusion, built in"),
+    # poker rooms
+    "buy_in.cash_below": (POKER, "Tallinn takes banknote buy-ins under EUR 100 only:"
+                          " nothing checks the means of payment"),
+    "rathole.window": (POKER, "Tallinn: a player back within the hour brings the stack he"
+                       " left with; only the Banzai lock is enforced"),
+    "run_it_twice.min_big_blind": (POKER, "running a board twice is not supported"),
+    "run_it_twice.full_board_max_players.omaha5_courchevel": (POKER, "running a board"
+                                                              " twice is not supported"),
+    "buy_in.top_up.min_stack_big_blinds": (POKER, "topping up below the minimum buy-in"
+                                           " needs a big blind left: not checked"),
+    "buy_in.max_applies_to_top_up": (POKER, "a top-up is not checked against the maximum"
+                                     " buy-in"),
+    "buy_in.structure_change.bounded_by_table_limits": (POKER, "a stack carried to another"
+                                                        " structure is not bounded"),
+    "chips.removal_during_gaming_day_allowed": (POKER, "taking chips off the table during"
+                                                " the evening is not refused"),
+    "rake.allocation": (POKER, "the rake takes each unit from the pot where its block"
+                        " starts, built in; rake.py should check the figure as it checks"
+                        " rake.rounding"),
+    "rake.no_flop.jackpot_drop": (POKER, "no drop without a flop is built into rake.py"),
+    "rake.basis": (POKER, "online rake as a percentage of the whole pot, built into"
+                   " rake.py"),
+    "banzai.omaha.rake_table": (POKER, "Banzai Omaha is raked by the Banzai Hold'em table:"
+                                " no rake level exists for it"),
+    "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
+                                     " forfeited after 90 days"),
+    # jackpots
+    "jackpot.bad_beat.cash_games_only": (JACKPOTS, "tournament tables pay no drop and win"
+                                         " no jackpot, built in"),
+    "online.jackpot.bad_beat.cash_games_only": (JACKPOTS, "as jackpot.bad_beat."
+                                                "cash_games_only, online"),
+    "jackpot.bad_beat.payout.min_qualifying_hands": (JACKPOTS, "two qualifying hands, a"
+                                                     " loser and a winner, built into the"
+                                                     " detector"),
+    "jackpot.bad_beat.contribution.posting": (JACKPOTS, "contributions roll up at the end"
+                                              " of the gaming day, built in"),
+    "jackpot.bad_beat.drop.posting": (JACKPOTS, "drops roll up at the end of the gaming"
+                                      " day, built in"),
+    "jackpot.bad_beat.time_charge.requires_all_players_consent": (JACKPOTS, "the time"
+                                                                  " charge is taken without"
+                                                                  " recording consent"),
+    "jackpot.bad_beat.time_charge.kept_below_min_players": (JACKPOTS, "a paid period's"
+                                                            " charge stays in the pool,"
+                                                            " built in"),
+    "jackpot.bad_beat.texas_holdem.loser_uses_both_hole_cards": (JACKPOTS, "the detector"
+                                                                 " does not check that the"
+                                                                 " losing hand plays both"
+                                                                 " hole cards"),
+    "jackpot.bad_beat.hi_lo_uses_high_criteria": (JACKPOTS, "hi-lo games judged on the high"
+                                                  " hand, built in"),
+    # tournaments
+    "tournament.fee.": (TOURNAMENTS, "online tournament buy-ins are split into prize and"
+                        " fee parts by the announcer, not checked against the tiers"),
+    "tournament.entries_per_player": (TOURNAMENTS, "one entry per player is the engine's"
+                                      " default, not read from the rulebook"),
+    "hexapro.players": (TOURNAMENTS, "three seats per HexaPro game are built into the"
+                        " engine"),
+    "hexapro.unfinished.settle_within": (TOURNAMENTS, "unfinished HexaPro games are not"
+                                         " settled within 90 days by any job"),
+    "tournament.no_show.refund": (TOURNAMENTS, "no refund to a no-show, built in (there is"
+                                  " no such refund)"),
+    "tournament.satellite_ticket_for_paid_entry.paid_in_cash": (TOURNAMENTS, "a satellite"
+                                                                " ticket held by a player"
+                                                                " who paid is not cashed"),
+    "deals.allowed": (TOURNAMENTS, "the engine records deals whatever the switch says"),
+    "elimination.same_table_same_hand": (TOURNAMENTS, "same-table eliminations ordered by"
+                                         " starting stack, built into places.py"),
+    "exclusion.keeps_place_prize": (TOURNAMENTS, "an excluded player keeps his place, built"
+                                    " in"),
+    "disqualification.entry_stays_in_pool": (TOURNAMENTS, "a disqualified player's money"
+                                             " stays in the pool, built in"),
+    "disqualification.prize_allowed": (TOURNAMENTS, "a disqualified player wins nothing,"
+                                       " built in"),
+    "tournament.disqualified.fees_stay_in_pool": (TOURNAMENTS, "as disqualification."
+                                                  "entry_stays_in_pool, Veikkaus room"),
+    "tournament.add_on.requires_rebuy_when_busted": (TOURNAMENTS, "a busted player must"
+                                                     " rebuy before an add-on, built in"),
+    # not built
+    "online.rake.poker.basis": (NOT_BUILT, "online poker rake under RAY"),
+    "online.rake.card_pvp_other.basis": (NOT_BUILT, "rake of online card games"),
+    "online.rake.dice_pvp.basis": (NOT_BUILT, "rake of online dice games"),
+    "online.rake.cap_allowed": (NOT_BUILT, "a cap on online rake"),
+    "online.card_pvp_other.banker_raise.max_factor": (NOT_BUILT, "the banker's raise"),
+    "online.card_pvp_other.stakes_against_banker_max": (NOT_BUILT, "stakes against the"
+                                                        " banker"),
+    "online.dice_pvp.doubling_cube.factor": (NOT_BUILT, "the doubling cube"),
+}
+
+
+def _rows() -> list[tuple[str, str, dict]]:
+    """(rulebook file, section, row) for every figure and table row shipped."""
+    found = []
+    for main in sorted(DATA_DIR.glob("*.toml")):
+        for path in [main, *sorted(main.with_name(main.stem + ".d").glob("*.toml"))]:
+            with path.open("rb") as fh:
+                data = tomllib.load(fh)
+            for section in ("figures", "tables"):
+                found += [(main.name, section, row) for row in data.get(section, [])]
+    return found
+
+
+ROWS = _rows()
+
+
+def _pending(key: str) -> tuple[str, str] | None:
+    if key in ENFORCEMENT_PENDING:
+        return ENFORCEMENT_PENDING[key]
+    return next((entry for prefix, entry in ENFORCEMENT_PENDING.items()
+                 if prefix.endswith(".") and key.startswith(prefix)), None)
+
+
+def test_every_rulebook_key_is_read_informational_or_pending():
+    """A key nothing reads, not marked informational and not pending, fails."""
+    source = scan()
+    orphans = sorted({
+        (name, row["key"]) for name, _, row in ROWS
+        if not source.reader_of(row["key"]) and "informational" not in row
+        and _pending(row["key"]) is None
+    })
+    assert not orphans, (
+        "these keys are neither read by casino/ or ledger/, nor marked informational,"
+        " nor listed in ENFORCEMENT_PENDING:\n" + pformat(orphans))
+
+
+def test_an_informational_mark_names_its_kind_and_reason():
+    """`informational` reads '<kind>: <reason>', kind procedural, reference or posted."""
+    bad = []
+    for name, _, row in ROWS:
+        if "informational" in row:
+            kind, _, reason = row["informational"].partition(": ")
+            if kind not in KINDS or len(reason.split()) < 3:
+                bad.append((name, row["key"], row["informational"]))
+    assert not bad, pformat(bad)
+
+
+def test_no_money_figure_is_marked_procedural():
+    """An amount moves money, and so does a share unless it is a share of chips."""
+    bad = []
+    for name, section, row in ROWS:
+        mark = row.get("informational", "")
+        if section != "figures" or not mark.startswith("procedural"):
+            continue
+        if row["unit"] == "minor" or row["unit"] in ("basis_points", "ppm") and "chips" not in mark:
+            bad.append((name, row["key"], row["unit"]))
+    assert not bad, pformat(bad)
+
+
+def test_a_key_the_code_reads_is_not_marked_informational():
+    """Once code reads a key its informational mark is wrong: remove it."""
+    source = scan()
+    stale = sorted({(name, row["key"], source.reader_of(row["key"])) for name, _, row in ROWS
+                    if "informational" in row and source.reader_of(row["key"])})
+    assert not stale, "read by the code but marked informational:\n" + pformat(stale)
+
+
+def test_enforcement_pending_lists_only_shipped_keys_nothing_reads():
+    """Each pending entry names shipped keys; once code reads one, the entry goes."""
+    source = scan()
+    keys = {row["key"] for _, _, row in ROWS}
+    for entry, (item, missing) in ENFORCEMENT_PENDING.items():
+        matched = {k for k in keys if k == entry or entry.endswith(".") and k.startswith(entry)}
+        assert matched, f"{entry}: no shipped key; remove it from ENFORCEMENT_PENDING"
+        read = sorted((k, source.reader_of(k)) for k in matched if source.reader_of(k))
+        assert not read, (f"{entry} is read now ({read}): remove it from"
+                          " ENFORCEMENT_PENDING")
+        assert item.startswith(("issue 14, ", "no item yet: ")) and missing, entry
+    marked = sorted(k for k in keys if _pending(k) and any(
+        row.get("informational") for _, _, row in ROWS if row["key"] == k))
+    assert not marked, f"pending and informational at once: {marked}"
+
+
+# ---------------------------------------------------------------------------
+# The scan itself
+# ---------------------------------------------------------------------------
+
+SAMPLE = '''
+"""Module docstring naming docstring.only.key."""
+PREFIX = "jackpot.bad_beat."
+
+
+def read(figures, game, stake, family):
+    """Function docstring: also.not.code."""
+    figures.get("age.min")
+    figures.get(PREFIX + "base_guarantee")
+    figures.get(f"rake.{game}.{stake}.cap")
+    figures.get(f"{PREFIX}cat{family}.trigger.{game}")
+    prefix = "rake.alt." if game else "rake."
+    figures.get(prefix + "block")
+    figures.get(f"{game}.{stake}")
+    # comment.only.key
+'''
+
+
+def test_the_scan_finds_literals_templates_and_prefix_constants(tmp_path: Path):
+    """Literal keys, f-strings, concatenations and module constants count; docstrings and comments do not."""
+    module = tmp_path / "sample.py"
+    module.write_text(SAMPLE)
+    source = scan_files((module,))
+    for key in ("age.min", "jackpot.bad_beat.base_guarantee", "rake.nl_holdem.nl50.cap",
+                "jackpot.bad_beat.cat2.trigger.omaha", "rake.alt.block", "rake.block"):
+        assert source.reader_of(key), key
+    for key in ("docstring.only.key", "also.not.code", "comment.only.key",
+                "rake.nl_holdem.cap", "jackpot.bad_beat.drop", "tournament.min_entrants"):
+        assert source.reader_of(key) is None, key
+
+
+@pytest.mark.parametrize("key", ["online.limits.daily_spend.increase_delay",
+                                 "games.three_card_poker.dealer_qualifier",
+                                 "tournament.cancel.before_itm.equal_split",
+                                 "hexapro.prize.eur10.x25"])
+def test_the_scan_sees_the_keys_the_apps_read(key):
+    """Keys read by a constant, an engine's table list, a mapping and an f-string."""
+    assert scan().reader_of(key)
