@@ -1,8 +1,11 @@
-"""Write side of the players app: one function per operation.
+"""Write side of the players app: one command per operation, run by casino.runner.
 
-Each command loads what it needs, checks, decides the events and appends
-them with one `ledger.append`. `at` is the business time of the request
-(default: now); API views never pass it, tests do to walk the clock.
+Each public function validates its arguments and hands them to
+`casino.runner.run`, which replays a recorded key, loads (the player
+stream's version first, then the player and the venue's rulebook), decides
+the event (pure) and appends it expecting that version. `at` is the business
+time of the request (default: now); API views never pass it, tests do to
+walk the clock.
 """
 
 from __future__ import annotations
@@ -11,13 +14,17 @@ import datetime as dt
 import hashlib
 import re
 import uuid
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
 from django.db import IntegrityError
 
 from casino import clock
 from casino.rules import queries as rules
-from ledger import Metadata, NewEvent, append
-from ledger.store import is_recorded_key
+from casino.rules.models import RulebookVersion, Venue
+from casino.runner import BaseCommand, Call, Decision, run
+from ledger import NewEvent, RecordedEvent
+from ledger.store import stream_version
 
 from .errors import PlayerError, PlayerErrorCode
 from .events import (
@@ -29,6 +36,7 @@ from .events import (
 )
 from .models import LimitKind, Player, PlayerLimit, VerificationMethod, VerificationStatus
 
+SOURCE = "casino.players"
 DOCUMENT_TYPES = frozenset({"passport", "id_card", "driving_licence", "national_id"})
 NAME_LENGTH_MAX = 100
 # Figure keys in the venue's rulebook (ray-online: 002:L3078-L3086).
@@ -51,6 +59,176 @@ def load_player(player_id: str) -> Player:
 def identity_key(nationality: str, document_type: str, document_number: str) -> str:
     normalised = re.sub(r"[\s-]", "", document_number).upper()
     return hashlib.sha256(f"{nationality}:{document_type}:{normalised}".encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerContext:
+    """What a player command read: the stream's version first, then the state."""
+
+    arguments: Mapping[str, Any]
+    at: dt.datetime
+    player_id: str
+    version: int
+    player: Player | None = None
+    venue: Venue | None = None
+    rulebook: RulebookVersion | None = None
+    figure: Any = None
+    limit: PlayerLimit | None = None
+
+
+def _venue_day(venue: Venue, at: dt.datetime) -> dt.date:
+    # Imported here: the compliance pipeline imports this module.
+    from casino.compliance.pipeline import venue_day
+    return venue_day(venue, at)
+
+
+class RegisterPlayer(BaseCommand[PlayerContext, Player]):
+    name = "players.register_player"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> PlayerContext:
+        existing = Player.objects.filter(identity_key=arguments["identity_key"]).first()
+        if existing is not None:
+            raise PlayerError(PlayerErrorCode.DUPLICATE_IDENTITY,
+                              "a player with this identity document is already registered",
+                              status=409, player=existing.id)
+        # A fresh id each attempt: the request, not the event, identifies a retry.
+        return PlayerContext(arguments=arguments, at=call.moment(),
+                             player_id=uuid.uuid4().hex[:16], version=0)
+
+    def decide(self, context: PlayerContext) -> Decision:
+        a, player_id = context.arguments, context.player_id
+        event = NewEvent(
+            stream=player_stream(player_id),
+            type=PLAYER_REGISTERED,
+            payload={"player_id": player_id, "given_name": a["given_name"],
+                     "family_name": a["family_name"], "date_of_birth": a["date_of_birth"],
+                     "nationality": a["nationality"], "document_type": a["document_type"],
+                     "identity_key": a["identity_key"], "document_hint": a["document_hint"]},
+            occurred_at=context.at,
+        )
+        return Decision([event], {player_stream(player_id): 0})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Player:
+        return load_player(events[0].payload["player_id"])
+
+
+class VerifyIdentity(BaseCommand[PlayerContext, Player]):
+    name = "players.verify_identity"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> PlayerContext:
+        player_id = arguments["player_id"]
+        version = stream_version(player_stream(player_id))
+        player = load_player(player_id)
+        if player.verification_status == VerificationStatus.VERIFIED:
+            raise PlayerError(PlayerErrorCode.ALREADY_VERIFIED, "identity is already verified",
+                              status=409, player=player_id)
+        return PlayerContext(arguments=arguments, at=call.moment(), player_id=player_id,
+                             version=version, player=player)
+
+    def decide(self, context: PlayerContext) -> Decision:
+        stream = player_stream(context.player_id)
+        event = NewEvent(stream=stream, type=IDENTITY_VERIFIED,
+                         payload={"player_id": context.player_id,
+                                  "method": context.arguments["method"]},
+                         occurred_at=context.at)
+        return Decision([event], {stream: context.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Player:
+        return load_player(events[0].payload["player_id"])
+
+
+class SelfExclude(BaseCommand[PlayerContext, Player]):
+    name = "players.self_exclude"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> PlayerContext:
+        at = call.moment()
+        player_id, months = arguments["player_id"], arguments["months"]
+        version = stream_version(player_stream(player_id))
+        venue = rules.venue(arguments["venue"])
+        rulebook = rules.rulebook_in_force(venue.rulebook_id, at.date())
+        maximum = rules.figure(rulebook, SELF_EXCLUSION_MONTHS_FIGURE)
+        if maximum is None:
+            raise PlayerError(PlayerErrorCode.INVALID_SELF_EXCLUSION,
+                              f"rulebook {rulebook.key} has no self-exclusion rule", status=400)
+        if type(months) is not int or not 1 <= months <= maximum.value:
+            raise PlayerError(PlayerErrorCode.INVALID_SELF_EXCLUSION,
+                              f"months must be 1 to {maximum.value} ({maximum.cite})",
+                              status=400, months_max=maximum.value, cite=maximum.cite)
+        player = load_player(player_id)
+        if player.is_self_excluded_at(at):
+            raise PlayerError(PlayerErrorCode.SELF_EXCLUSION_ACTIVE,
+                              f"a self-exclusion runs until"
+                              f" {player.self_excluded_until.isoformat()}"
+                              " and cannot be changed", status=409, cite=maximum.cite)
+        return PlayerContext(arguments=arguments, at=at, player_id=player_id, version=version,
+                             player=player, venue=venue, rulebook=rulebook, figure=maximum)
+
+    def decide(self, context: PlayerContext) -> Decision:
+        at, stream = context.at, player_stream(context.player_id)
+        until = _add_months(at, context.arguments["months"])
+        event = NewEvent(
+            stream=stream, type=SELF_EXCLUDED, occurred_at=at,
+            gaming_day=_venue_day(context.venue, at),
+            payload={"player_id": context.player_id, "months": context.arguments["months"],
+                     "from": at.isoformat(), "until": until.isoformat(),
+                     "rulebook": context.rulebook.key, "cite": context.figure.cite},
+        )
+        return Decision([event], {stream: context.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Player:
+        return load_player(events[0].payload["player_id"])
+
+
+class SetLimit(BaseCommand[PlayerContext, PlayerLimit]):
+    name = "players.set_limit"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> PlayerContext:
+        at = call.moment()
+        player_id, kind = arguments["player_id"], arguments["kind"]
+        version = stream_version(player_stream(player_id))
+        player = load_player(player_id)
+        venue = rules.venue(arguments["venue"])
+        rulebook = rules.rulebook_in_force(venue.rulebook_id, at.date())
+        delay_figure = rules.figure(rulebook, LIMIT_DELAY_FIGURES[LimitKind(kind)])
+        if delay_figure is None:
+            raise PlayerError(PlayerErrorCode.INVALID_LIMIT,
+                              f"rulebook {rulebook.key} has no player-set limits", status=400)
+        current = PlayerLimit.objects.filter(player=player, kind=kind).first()
+        return PlayerContext(arguments=arguments, at=at, player_id=player_id, version=version,
+                             player=player, venue=venue, rulebook=rulebook,
+                             figure=delay_figure, limit=current)
+
+    def decide(self, context: PlayerContext) -> Decision:
+        at, stream = context.at, player_stream(context.player_id)
+        kind, value = context.arguments["kind"], context.arguments["value"]
+        delay = dt.timedelta(**{context.figure.unit: context.figure.value})
+        in_force = context.limit.value_at(at) if context.limit else None
+        raising = in_force is not None and value > in_force
+        effective_at = at + delay if raising else at
+        event = NewEvent(
+            stream=stream, type=LIMIT_SET, occurred_at=at,
+            gaming_day=_venue_day(context.venue, at),
+            payload={"player_id": context.player_id, "kind": kind, "value": value,
+                     "in_force_before": in_force, "effective_at": effective_at.isoformat(),
+                     "rulebook": context.rulebook.key, "cite": context.figure.cite},
+        )
+        return Decision([event], {stream: context.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> PlayerLimit:
+        payload = events[0].payload
+        return PlayerLimit.objects.get(player_id=payload["player_id"], kind=payload["kind"])
+
+
+COMMANDS = {command.name: command for command in (
+    RegisterPlayer(), VerifyIdentity(), SelfExclude(), SetLimit())}
+
+
+def _call(actor: str, idempotency_key: str | None, at: dt.datetime | None) -> Call:
+    return Call(actor=actor, key=idempotency_key, at=at, source=SOURCE)
 
 
 def register_player(
@@ -84,41 +262,25 @@ def register_player(
     if not 4 <= len(document_number.strip()) <= 40:
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
                           "document_number must be 4-40 characters", status=400)
-    at = at or clock.now()
-    if date_of_birth > at.date():
+    moment = at or clock.now()
+    if date_of_birth > moment.date():
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER, "date_of_birth is in the future",
                           status=400)
-    key = identity_key(nationality, document_type, document_number)
-    existing = Player.objects.filter(identity_key=key).first()
-    if existing is not None and not is_recorded_key(idempotency_key):
-        raise PlayerError(PlayerErrorCode.DUPLICATE_IDENTITY,
-                          "a player with this identity document is already registered",
-                          status=409, player=existing.id)
-    player_id = uuid.uuid4().hex[:16]
-    event = NewEvent(
-        stream=player_stream(player_id),
-        type=PLAYER_REGISTERED,
-        payload={"player_id": player_id, "given_name": given_name, "family_name": family_name,
+    # The identity key, not the document number, is part of the request.
+    arguments = {"given_name": given_name, "family_name": family_name,
                  "date_of_birth": date_of_birth.isoformat(), "nationality": nationality,
-                 "document_type": document_type, "identity_key": key,
-                 "document_hint": "…" + document_number.strip()[-3:]},
-        occurred_at=at,
-    )
-    # The request, not the event, identifies a retry: the event carries a
-    # fresh random id each time.
-    request = {"op": "register_player", "given_name": given_name, "family_name": family_name,
-               "date_of_birth": date_of_birth.isoformat(), "identity_key": key}
+                 "document_type": document_type,
+                 "identity_key": identity_key(nationality, document_type, document_number),
+                 "document_hint": "…" + document_number.strip()[-3:]}
     try:
-        result = append([event], expected_versions={player_stream(player_id): 0},
-                        idempotency_key=idempotency_key, request=request,
-                        metadata=Metadata(actor=actor, source="casino.players"))
+        return run(COMMANDS["players.register_player"], arguments,
+                   _call(actor, idempotency_key, moment))
     except IntegrityError:
-        # Two registrations of one document raced past the check above; the
-        # unique identity_key let exactly one of them in.
+        # Two registrations of one document raced past the load; the unique
+        # identity_key let exactly one of them in.
         raise PlayerError(PlayerErrorCode.DUPLICATE_IDENTITY,
                           "a player with this identity document is already registered",
                           status=409) from None
-    return load_player(result.events[0].payload["player_id"])
 
 
 def verify_identity(*, player_id: str, method: str, actor: str,
@@ -127,18 +289,8 @@ def verify_identity(*, player_id: str, method: str, actor: str,
     if method not in VerificationMethod.values:
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
                           f"method must be one of {VerificationMethod.values}", status=400)
-    player = load_player(player_id)
-    if (player.verification_status == VerificationStatus.VERIFIED
-            and not is_recorded_key(idempotency_key)):
-        raise PlayerError(PlayerErrorCode.ALREADY_VERIFIED, "identity is already verified",
-                          status=409, player=player_id)
-    event = NewEvent(stream=player_stream(player_id), type=IDENTITY_VERIFIED,
-                     payload={"player_id": player_id, "method": method},
-                     occurred_at=at or clock.now())
-    append([event], idempotency_key=idempotency_key,
-           request={"player_id": player_id, "method": method, "op": "verify"},
-           metadata=Metadata(actor=actor, source="casino.players"))
-    return load_player(player_id)
+    return run(COMMANDS["players.verify_identity"], {"player_id": player_id, "method": method},
+               _call(actor, idempotency_key, at))
 
 
 def _add_months(moment: dt.datetime, months: int) -> dt.datetime:
@@ -158,33 +310,9 @@ def self_exclude(*, player_id: str, months: int, venue_code: str, actor: str,
     runs. Decision: while one runs, a new request is refused rather than
     merged, since extending it could exceed the 12 continuous months.
     """
-    at = at or clock.now()
-    venue = rules.venue(venue_code)
-    rulebook = rules.rulebook_in_force(venue.rulebook_id, at.date())
-    maximum = rules.figure(rulebook, SELF_EXCLUSION_MONTHS_FIGURE)
-    if maximum is None:
-        raise PlayerError(PlayerErrorCode.INVALID_SELF_EXCLUSION,
-                          f"rulebook {rulebook.key} has no self-exclusion rule", status=400)
-    if type(months) is not int or not 1 <= months <= maximum.value:
-        raise PlayerError(PlayerErrorCode.INVALID_SELF_EXCLUSION,
-                          f"months must be 1 to {maximum.value} ({maximum.cite})", status=400,
-                          months_max=maximum.value, cite=maximum.cite)
-    player = load_player(player_id)
-    if player.is_self_excluded_at(at) and not is_recorded_key(idempotency_key):
-        raise PlayerError(PlayerErrorCode.SELF_EXCLUSION_ACTIVE,
-                          f"a self-exclusion runs until {player.self_excluded_until.isoformat()}"
-                          " and cannot be changed", status=409, cite=maximum.cite)
-    until = _add_months(at, months)
-    event = NewEvent(
-        stream=player_stream(player_id), type=SELF_EXCLUDED, occurred_at=at,
-        payload={"player_id": player_id, "months": months, "from": at.isoformat(),
-                 "until": until.isoformat(), "rulebook": rulebook.key, "cite": maximum.cite},
-    )
-    append([event], idempotency_key=idempotency_key,
-           request={"player_id": player_id, "months": months, "venue": venue_code,
-                    "op": "self_exclude"},
-           metadata=Metadata(actor=actor, source="casino.players"))
-    return load_player(player_id)
+    return run(COMMANDS["players.self_exclude"],
+               {"player_id": player_id, "months": months, "venue": venue_code},
+               _call(actor, idempotency_key, at))
 
 
 def set_limit(*, player_id: str, kind: str, value: int, venue_code: str, actor: str,
@@ -202,27 +330,6 @@ def set_limit(*, player_id: str, kind: str, value: int, venue_code: str, actor: 
     if type(value) is not int or value <= 0:
         raise PlayerError(PlayerErrorCode.INVALID_LIMIT, "value must be a positive integer",
                           status=400)
-    at = at or clock.now()
-    player = load_player(player_id)
-    venue = rules.venue(venue_code)
-    rulebook = rules.rulebook_in_force(venue.rulebook_id, at.date())
-    delay_figure = rules.figure(rulebook, LIMIT_DELAY_FIGURES[LimitKind(kind)])
-    if delay_figure is None:
-        raise PlayerError(PlayerErrorCode.INVALID_LIMIT,
-                          f"rulebook {rulebook.key} has no player-set limits", status=400)
-    delay = dt.timedelta(**{delay_figure.unit: delay_figure.value})
-    current = PlayerLimit.objects.filter(player=player, kind=kind).first()
-    in_force = current.value_at(at) if current else None
-    raising = in_force is not None and value > in_force
-    effective_at = at + delay if raising else at
-    event = NewEvent(
-        stream=player_stream(player_id), type=LIMIT_SET, occurred_at=at,
-        payload={"player_id": player_id, "kind": kind, "value": value,
-                 "in_force_before": in_force, "effective_at": effective_at.isoformat(),
-                 "rulebook": rulebook.key, "cite": delay_figure.cite},
-    )
-    append([event], idempotency_key=idempotency_key,
-           request={"player_id": player_id, "kind": kind, "value": value, "venue": venue_code,
-                    "op": "set_limit"},
-           metadata=Metadata(actor=actor, source="casino.players"))
-    return PlayerLimit.objects.get(player=player, kind=kind)
+    return run(COMMANDS["players.set_limit"],
+               {"player_id": player_id, "kind": kind, "value": value, "venue": venue_code},
+               _call(actor, idempotency_key, at))
