@@ -17,6 +17,7 @@ from typing import Any
 from decimal import Decimal, InvalidOperation
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
+from django.http import QueryDict
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
@@ -40,6 +41,29 @@ def idempotency_key(request) -> str:
     if not IDEMPOTENCY_KEY.match(key):
         raise ValidationError({"Idempotency-Key": ["1 to 200 printable ASCII characters"]})
     return f"{request.user.pk}:{key}"
+
+
+class StrictSerializer(serializers.Serializer):
+    """A request body with a field the endpoint does not take is refused (400).
+
+    A client that sends `"currency": "USD"` to an endpoint without a
+    currency must hear about it rather than have it ignored. Read-only
+    fields count as unknown in a request. Nested serializers of this class
+    check their own objects.
+    """
+
+    default_error_messages = {
+        "unknown_field": "unknown field: this endpoint does not take it",
+    }
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and not isinstance(data, QueryDict):
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            unknown = sorted(str(name) for name in data if name not in writable)
+            if unknown:
+                raise ValidationError(
+                    {name: [self.error_messages["unknown_field"]] for name in unknown})
+        return super().to_internal_value(data)
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from casino.api import ErrorSerializer, MoneyField
+from casino.api import StrictSerializer, ErrorSerializer, MoneyField
 
 # Named once so the OpenAPI schema gives them stable enum names
 # (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
@@ -18,7 +18,7 @@ TRANSFER_METHODS = ("cash", "bank")
 CHIP_PAYMENT_MEANS = ("cash", "account")
 
 
-class _CageRequestSerializer(serializers.Serializer):
+class _CageRequestSerializer(StrictSerializer):
     player_id = serializers.CharField(max_length=40)
     venue = serializers.CharField(max_length=60,
                                   help_text="Venue code, e.g. `casino-helsinki`.")
@@ -48,7 +48,7 @@ class ChipRedemptionSerializer(_CageRequestSerializer):
                                       help_text="Cash, or the player's gaming account.")
 
 
-class CageTransactionSerializer(serializers.Serializer):
+class CageTransactionSerializer(StrictSerializer):
     """A cage request's outcome; balances as of its event."""
 
     event_type = serializers.CharField()
@@ -75,7 +75,7 @@ class CageTransactionSerializer(serializers.Serializer):
                                    help_text="Kinds of the AML alerts the request raised.")
 
 
-class VenueFloatSerializer(serializers.Serializer):
+class VenueFloatSerializer(StrictSerializer):
     venue = serializers.CharField()
     currency = serializers.CharField()
     cage_cash = MoneyField(source="cage_cash_minor")

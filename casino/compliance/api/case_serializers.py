@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from casino.api import StrictSerializer
+
 from ..cases import NOTE_LENGTH_MAX, POSITIONS_PER_REQUEST_MAX, TITLE_LENGTH_MAX, TRANSITIONS
 from ..models import AlertDismissal, Case, CaseLink, CaseNote, CaseState, ChainVerification
 from .serializers import PageQuerySerializer
@@ -18,7 +20,7 @@ class CaseQuerySerializer(PageQuerySerializer):
     alert_id = serializers.CharField(required=False)
 
 
-class CaseOpeningSerializer(serializers.Serializer):
+class CaseOpeningSerializer(StrictSerializer):
     alert_id = serializers.CharField(required=False, allow_blank=True, default="",
                                      help_text="The alert that opens the case, e.g."
                                                " `alert/1234`; without it, give a title.")
@@ -33,11 +35,11 @@ class CaseOpeningSerializer(serializers.Serializer):
                                  max_length=NOTE_LENGTH_MAX)
 
 
-class CaseNoteInputSerializer(serializers.Serializer):
+class CaseNoteInputSerializer(StrictSerializer):
     text = serializers.CharField(max_length=NOTE_LENGTH_MAX)
 
 
-class CaseStateInputSerializer(serializers.Serializer):
+class CaseStateInputSerializer(StrictSerializer):
     to = serializers.ChoiceField(choices=[str(state) for state in TRANSITIONS],
                                  help_text="open -> investigating -> escalated -> closed;"
                                            " investigating -> closed.")
@@ -46,7 +48,7 @@ class CaseStateInputSerializer(serializers.Serializer):
                                    help_text="Required (10+ characters) to close.")
 
 
-class CaseLinkInputSerializer(serializers.Serializer):
+class CaseLinkInputSerializer(StrictSerializer):
     positions = serializers.ListField(child=_position(), min_length=1,
                                       max_length=POSITIONS_PER_REQUEST_MAX)
 
@@ -82,12 +84,12 @@ class CaseDetailsSerializer(CaseSerializer):
         fields = [*CaseSerializer.Meta.fields, "notes", "events"]
 
 
-class CasePageSerializer(serializers.Serializer):
+class CasePageSerializer(StrictSerializer):
     count = serializers.IntegerField(help_text="Cases matching the filters.")
     results = CaseSerializer(many=True)
 
 
-class AlertDismissalInputSerializer(serializers.Serializer):
+class AlertDismissalInputSerializer(StrictSerializer):
     alert_id = serializers.CharField(help_text="e.g. `alert/1234`")
     reason = serializers.CharField(max_length=NOTE_LENGTH_MAX,
                                    help_text="Why no case is needed; 10+ characters.")
@@ -106,6 +108,6 @@ class ChainVerificationSerializer(serializers.ModelSerializer):
                   "problem", "verified_by", "verified_at"]
 
 
-class ChainVerificationPageSerializer(serializers.Serializer):
+class ChainVerificationPageSerializer(StrictSerializer):
     count = serializers.IntegerField()
     results = ChainVerificationSerializer(many=True)

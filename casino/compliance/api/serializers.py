@@ -15,7 +15,7 @@ from decimal import Decimal
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from casino.api import MoneyField
+from casino.api import StrictSerializer, MoneyField
 
 from ..checks import AttemptKind
 from ..models import Alert, AlertKind, Correction, CorrectionState, WagerCategory
@@ -45,7 +45,7 @@ class SignedMoneyField(MoneyField):
         return minor
 
 
-class StakeCheckSerializer(serializers.Serializer):
+class StakeCheckSerializer(StrictSerializer):
     """An attempt to check: what, where, how much, and by whom (optional)."""
 
     kind = serializers.ChoiceField(choices=typing.get_args(AttemptKind), default="stake")
@@ -74,7 +74,7 @@ class StakeCheckSerializer(serializers.Serializer):
         return attrs
 
 
-class FailureSerializer(serializers.Serializer):
+class FailureSerializer(StrictSerializer):
     code = serializers.CharField(help_text="The check that failed, e.g. `compliance.max_stake`.")
     message = serializers.CharField()
     limit = MoneyField(source="limit_minor", allow_null=True)
@@ -83,7 +83,7 @@ class FailureSerializer(serializers.Serializer):
     hint = serializers.CharField(help_text="What the officer or player can do.")
 
 
-class VerdictSerializer(serializers.Serializer):
+class VerdictSerializer(StrictSerializer):
     allowed = serializers.BooleanField()
     checks_passed = serializers.ListField(child=serializers.CharField(),
                                           help_text="In precedence order, up to the failure.")
@@ -91,7 +91,7 @@ class VerdictSerializer(serializers.Serializer):
     failure = FailureSerializer(allow_null=True)
 
 
-class PageQuerySerializer(serializers.Serializer):
+class PageQuerySerializer(StrictSerializer):
     limit = serializers.IntegerField(min_value=1, max_value=PAGE_SIZE_MAX, default=100)
     offset = serializers.IntegerField(min_value=0, max_value=2**63 - 1, default=0)
 
@@ -109,7 +109,7 @@ class AlertSerializer(serializers.ModelSerializer):
                   "raised_at"]
 
 
-class AlertPageSerializer(serializers.Serializer):
+class AlertPageSerializer(StrictSerializer):
     count = serializers.IntegerField(help_text="Alerts matching the filters, on every page.")
     results = AlertSerializer(many=True)
 
@@ -119,7 +119,7 @@ class CorrectionQuerySerializer(PageQuerySerializer):
     account = serializers.CharField(required=False)
 
 
-class CorrectionProposalSerializer(serializers.Serializer):
+class CorrectionProposalSerializer(StrictSerializer):
     account = serializers.CharField(help_text="The account to correct, e.g. `player/x/account`.")
     counter_account = serializers.CharField(help_text="Takes the other leg, same currency.")
     amount = SignedMoneyField(help_text="Moves `account` in its natural direction: positive"
@@ -127,11 +127,11 @@ class CorrectionProposalSerializer(serializers.Serializer):
     reason = serializers.CharField(help_text="Why, with the ticket or case; 10+ characters.")
 
 
-class CorrectionApprovalSerializer(serializers.Serializer):
+class CorrectionApprovalSerializer(StrictSerializer):
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class CorrectionRejectionSerializer(serializers.Serializer):
+class CorrectionRejectionSerializer(StrictSerializer):
     note = serializers.CharField(help_text="Why it is rejected.")
 
 
@@ -150,6 +150,6 @@ class CorrectionSerializer(serializers.ModelSerializer):
                   "decision_note", "balance_after", "last_position"]
 
 
-class CorrectionPageSerializer(serializers.Serializer):
+class CorrectionPageSerializer(StrictSerializer):
     count = serializers.IntegerField(help_text="Corrections matching the filters.")
     results = CorrectionSerializer(many=True)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from casino.api import MoneyField
+from casino.api import StrictSerializer, MoneyField
 
 from ..engine import GAMES
 
 
-class GameTableOpenSerializer(serializers.Serializer):
+class GameTableOpenSerializer(StrictSerializer):
     venue = serializers.CharField(max_length=60)
     game = serializers.ChoiceField(choices=sorted(GAMES))
     config = serializers.DictField(
@@ -30,7 +30,7 @@ class GameTableOpenSerializer(serializers.Serializer):
                            " when lower.")
 
 
-class GameTableSerializer(serializers.Serializer):
+class GameTableSerializer(StrictSerializer):
     table_id = serializers.CharField()
     venue = serializers.CharField()
     game = serializers.CharField()
@@ -41,7 +41,7 @@ class GameTableSerializer(serializers.Serializer):
     stake_minor_max = serializers.IntegerField()
 
 
-class GameBetPlaceSerializer(serializers.Serializer):
+class GameBetPlaceSerializer(StrictSerializer):
     player_id = serializers.CharField(max_length=40)
     kind = serializers.CharField(max_length=40, help_text="e.g. `straight`, `red`, `ante`,"
                                  " `play`, `box`, `double`, `banco`, `symbol`.")
@@ -51,7 +51,7 @@ class GameBetPlaceSerializer(serializers.Serializer):
     stake = MoneyField()
 
 
-class GameBetResultSerializer(serializers.Serializer):
+class GameBetResultSerializer(StrictSerializer):
     bet_id = serializers.CharField()
     round_id = serializers.CharField()
     player_id = serializers.CharField()
@@ -64,11 +64,11 @@ class GameBetResultSerializer(serializers.Serializer):
     cap_minor = serializers.IntegerField(allow_null=True)
 
 
-class GameEmptySerializer(serializers.Serializer):
+class GameEmptySerializer(StrictSerializer):
     pass
 
 
-class GameOutcomeSerializer(serializers.Serializer):
+class GameOutcomeSerializer(StrictSerializer):
     outcome = serializers.DictField(
         help_text="The game's facts: roulette `number`; lucky dice `red`, `green`; sic bo"
                   " `dice`; money wheel `symbol`; punto banco `punto`, `banco` cards;"
@@ -80,17 +80,17 @@ class GameOutcomeSerializer(serializers.Serializer):
                   " `community`, `boxes`, `withdrawn`.")
 
 
-class GameSettleSerializer(serializers.Serializer):
+class GameSettleSerializer(StrictSerializer):
     declared = serializers.DictField(child=MoneyField(), required=False, default=dict,
                                      help_text="bet id -> what the dealer pays back on it,"
                                                " stake included; compared, never trusted.")
 
 
-class GameVoidSerializer(serializers.Serializer):
+class GameVoidSerializer(StrictSerializer):
     reason = serializers.CharField(max_length=200)
 
 
-class GameBetSerializer(serializers.Serializer):
+class GameBetSerializer(StrictSerializer):
     bet_id = serializers.CharField(source="id")
     player_id = serializers.CharField()
     kind = serializers.CharField()
@@ -109,7 +109,7 @@ class GameBetSerializer(serializers.Serializer):
     detail = serializers.DictField()
 
 
-class GameRoundSerializer(serializers.Serializer):
+class GameRoundSerializer(StrictSerializer):
     round_id = serializers.CharField(source="id")
     table_id = serializers.CharField()
     number = serializers.IntegerField()

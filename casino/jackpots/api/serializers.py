@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from casino.api import MoneyField
+from casino.api import StrictSerializer, MoneyField
 
 
-class PoolOpenSerializer(serializers.Serializer):
+class PoolOpenSerializer(StrictSerializer):
     venue = serializers.CharField(max_length=60)
     kind = serializers.RegexField(r"^[a-z_]{1,40}$", required=False, default="bad_beat")
 
 
-class PoolSerializer(serializers.Serializer):
+class PoolSerializer(StrictSerializer):
     """A pool as its projection holds it (balances are in the history)."""
 
     key = serializers.CharField()
@@ -31,7 +31,7 @@ class PoolSerializer(serializers.Serializer):
     hits = serializers.IntegerField()
 
 
-class PoolHistorySerializer(serializers.Serializer):
+class PoolHistorySerializer(StrictSerializer):
     """The pool's money, summed from the ledger in one snapshot."""
 
     key = serializers.CharField()
@@ -60,12 +60,12 @@ class PoolHistorySerializer(serializers.Serializer):
                   " = pool, to the cent.")
 
 
-class RollupRequestSerializer(serializers.Serializer):
+class RollupRequestSerializer(StrictSerializer):
     gaming_day = serializers.DateField(
         required=False, help_text="One closed day; omitted: every closed day not rolled up.")
 
 
-class RollupSerializer(serializers.Serializer):
+class RollupSerializer(StrictSerializer):
     venue = serializers.CharField()
     kind = serializers.CharField()
     gaming_day = serializers.DateField()
@@ -77,14 +77,14 @@ class RollupSerializer(serializers.Serializer):
     replayed = serializers.BooleanField()
 
 
-class RollupRowSerializer(serializers.Serializer):
+class RollupRowSerializer(StrictSerializer):
     gaming_day = serializers.DateField()
     contributions = serializers.IntegerField()
     amount_minor = serializers.IntegerField()
     position = serializers.IntegerField()
 
 
-class ShareSerializer(serializers.Serializer):
+class ShareSerializer(StrictSerializer):
     seat = serializers.IntegerField()
     player_id = serializers.CharField()
     role = serializers.CharField(help_text="loser, winner or other.")
@@ -93,7 +93,7 @@ class ShareSerializer(serializers.Serializer):
     amount_minor = serializers.IntegerField()
 
 
-class HitSerializer(serializers.Serializer):
+class HitSerializer(StrictSerializer):
     hit_id = serializers.CharField(source="id")
     pool = serializers.CharField(source="pool_id")
     state = serializers.CharField(help_text="hit, approved, paid or rejected.")
@@ -126,5 +126,5 @@ class HitSerializer(serializers.Serializer):
     stake_minor = serializers.IntegerField(allow_null=True)
 
 
-class RejectSerializer(serializers.Serializer):
+class RejectSerializer(StrictSerializer):
     reason = serializers.CharField(max_length=500)

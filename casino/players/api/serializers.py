@@ -11,7 +11,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from casino.api import MoneyField
+from casino.api import StrictSerializer, MoneyField
 
 from ..commands import DOCUMENT_TYPES, NAME_LENGTH_MAX
 from ..models import LimitKind, Player, PlayerLimit, VerificationMethod
@@ -44,7 +44,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         ]
 
 
-class PlayerRegistrationSerializer(serializers.Serializer):
+class PlayerRegistrationSerializer(StrictSerializer):
     given_name = serializers.CharField(max_length=NAME_LENGTH_MAX)
     family_name = serializers.CharField(max_length=NAME_LENGTH_MAX)
     date_of_birth = serializers.DateField()
@@ -57,11 +57,11 @@ class PlayerRegistrationSerializer(serializers.Serializer):
     )
 
 
-class IdentityVerificationSerializer(serializers.Serializer):
+class IdentityVerificationSerializer(StrictSerializer):
     method = serializers.ChoiceField(choices=VerificationMethod.choices)
 
 
-class SelfExclusionSerializer(serializers.Serializer):
+class SelfExclusionSerializer(StrictSerializer):
     months = serializers.IntegerField(
         help_text="1 to the venue rulebook's maximum (12 at ray-online, 002:L3086).")
     venue = serializers.CharField(help_text="The venue whose rulebook governs, e.g. `ray-online`.")
@@ -72,7 +72,7 @@ class LimitValueField(serializers.JSONField):
     """Money or minutes, depending on the limit's kind: checked by the serializer."""
 
 
-class LimitSettingSerializer(serializers.Serializer):
+class LimitSettingSerializer(StrictSerializer):
     """A player's own limit; `validate` turns `value` into the stored integer."""
 
     kind = serializers.ChoiceField(choices=LimitKind.choices)
@@ -100,7 +100,7 @@ def _limit_value(kind: str, value: int | None) -> str | int | None:
     return MoneyField().to_representation(value)
 
 
-class PlayerLimitSerializer(serializers.Serializer):
+class PlayerLimitSerializer(StrictSerializer):
     """A limit as it stands at `context["now"]`.
 
     `value` is the limit in force now; `pending_value` and

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from casino.api import StrictSerializer
+
 from ..journal import FORMATS, PARTS
 
 
-class JournalQuerySerializer(serializers.Serializer):
+class JournalQuerySerializer(StrictSerializer):
     """The journal export's query: a range of gaming days and a format."""
 
     # `from` is a Python keyword: the field is declared below by name.
@@ -27,7 +29,7 @@ class JournalQuerySerializer(serializers.Serializer):
         return fields
 
 
-class CloseLineSerializer(serializers.Serializer):
+class CloseLineSerializer(StrictSerializer):
     line = serializers.CharField()
     label = serializers.CharField()
     kind = serializers.ChoiceField(choices=["balance", "flow"])
@@ -47,7 +49,7 @@ class CloseLineSerializer(serializers.Serializer):
     by_source = serializers.DictField(child=serializers.IntegerField(), required=False)
 
 
-class CloseSerializer(serializers.Serializer):
+class CloseSerializer(StrictSerializer):
     """A daily close (computed now, or as recorded)."""
 
     venue = serializers.CharField()
@@ -70,7 +72,7 @@ class CloseSerializer(serializers.Serializer):
     replayed = serializers.BooleanField(required=False)
 
 
-class DayCloseRowSerializer(serializers.Serializer):
+class DayCloseRowSerializer(StrictSerializer):
     venue = serializers.CharField()
     gaming_day = serializers.DateField()
     reconciled = serializers.BooleanField()
@@ -81,7 +83,7 @@ class DayCloseRowSerializer(serializers.Serializer):
     position = serializers.IntegerField()
 
 
-class JournalExportRowSerializer(serializers.Serializer):
+class JournalExportRowSerializer(StrictSerializer):
     position = serializers.IntegerField()
     actor = serializers.CharField()
     first_day = serializers.DateField()
@@ -96,7 +98,7 @@ class JournalExportRowSerializer(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
 
 
-class DaySealSerializer(serializers.Serializer):
+class DaySealSerializer(StrictSerializer):
     gaming_day = serializers.DateField()
     head_position = serializers.IntegerField()
     head_hash = serializers.CharField()

@@ -8,19 +8,21 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from casino.api import StrictSerializer
+
 FORMATS = ("freezeout", "rebuy", "re_entry", "bounty", "progressive_bounty", "satellite",
            "sit_and_go", "hexapro")
 ENTRY_KINDS = ("entry", "late_entry", "re_entry")
 
 
-class PriceSerializer(serializers.Serializer):
+class PriceSerializer(StrictSerializer):
     prize_minor = serializers.IntegerField(min_value=0, help_text="To the prize pool.")
     fee_minor = serializers.IntegerField(min_value=0, default=0, help_text="To the house.")
     bounty_minor = serializers.IntegerField(min_value=0, default=0,
                                             help_text="Onto the buyer's bounty.")
 
 
-class AnnounceSerializer(serializers.Serializer):
+class AnnounceSerializer(StrictSerializer):
     venue = serializers.CharField(max_length=60)
     name = serializers.CharField(max_length=200)
     format = serializers.ChoiceField(choices=FORMATS)
@@ -50,7 +52,7 @@ class AnnounceSerializer(serializers.Serializer):
                   " and its buy-in including the fee is the seat's value.")
 
 
-class PlayerSerializer(serializers.Serializer):
+class PlayerSerializer(StrictSerializer):
     player_id = serializers.CharField(max_length=40)
 
 
@@ -62,7 +64,7 @@ class ReasonSerializer(PlayerSerializer):
     reason = serializers.CharField(max_length=500)
 
 
-class OutSerializer(serializers.Serializer):
+class OutSerializer(StrictSerializer):
     player_id = serializers.CharField(max_length=40)
     stack = serializers.IntegerField(min_value=0, default=0,
                                      help_text="Chips at the start of the hand.")
@@ -71,45 +73,45 @@ class OutSerializer(serializers.Serializer):
                                          default=None)
 
 
-class EliminationSerializer(serializers.Serializer):
+class EliminationSerializer(StrictSerializer):
     outs = OutSerializer(many=True)
     eliminators = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField(max_length=40)),
         default=dict, help_text="Eliminated player -> who took their chips.")
 
 
-class DealSerializer(serializers.Serializer):
+class DealSerializer(StrictSerializer):
     amounts_minor = serializers.DictField(child=serializers.IntegerField(min_value=0))
     consents = serializers.ListField(child=serializers.CharField(max_length=40))
     pay_by_table = serializers.BooleanField(default=False)
 
 
-class StacksSerializer(serializers.Serializer):
+class StacksSerializer(StrictSerializer):
     stacks = serializers.DictField(child=serializers.IntegerField(min_value=1), default=dict,
                                    help_text="Chip counts of the players still in.")
 
 
-class FinishSerializer(serializers.Serializer):
+class FinishSerializer(StrictSerializer):
     final_stacks = serializers.DictField(child=serializers.IntegerField(min_value=0),
                                          default=dict)
 
 
-class DrawSerializer(serializers.Serializer):
+class DrawSerializer(StrictSerializer):
     multiplier = serializers.RegexField(r"^x[0-9_]+$", help_text='e.g. "x25", "x1_5".')
 
 
-class EmptySerializer(serializers.Serializer):
+class EmptySerializer(StrictSerializer):
     pass
 
 
-class TransferSerializer(serializers.Serializer):
+class TransferSerializer(StrictSerializer):
     source = serializers.CharField(source="from")
     to = serializers.CharField()
     amount_minor = serializers.IntegerField()
     reason = serializers.CharField()
 
 
-class TournamentResultSerializer(serializers.Serializer):
+class TournamentResultSerializer(StrictSerializer):
     tournament_id = serializers.CharField()
     event_type = serializers.CharField()
     positions = serializers.ListField(child=serializers.IntegerField())
@@ -120,7 +122,7 @@ class TournamentResultSerializer(serializers.Serializer):
     transfers = TransferSerializer(many=True)
 
 
-class EntrantSerializer(serializers.Serializer):
+class EntrantSerializer(StrictSerializer):
     player_id = serializers.CharField()
     status = serializers.CharField()
     entries = serializers.IntegerField()
@@ -133,12 +135,12 @@ class EntrantSerializer(serializers.Serializer):
     prize_minor = serializers.IntegerField()
 
 
-class PrizeSerializer(serializers.Serializer):
+class PrizeSerializer(StrictSerializer):
     place = serializers.IntegerField()
     prize_minor = serializers.IntegerField()
 
 
-class TournamentSerializer(serializers.Serializer):
+class TournamentSerializer(StrictSerializer):
     """A tournament: the prize pool and payout table are shown before payment."""
 
     id = serializers.CharField()
