@@ -2,9 +2,10 @@
 
 Public API: `append`, `open_account`, `NewEvent`, `Posting`, `Metadata`,
 `AppendResult`, `RecordedEvent`, `verify_chain`, `verify_ledger`,
-`rebuild_projections`, the
-`LedgerError` family and `projections.register`. Nothing here knows about
-casinos; `casino.*` builds on it, never the reverse.
+`rebuild_projections`, the reads of `ledger.read` (`stream_version`,
+`stream_events`, `balances`, `recorded_result`), the `LedgerError` family
+and `projections.register`. Nothing here knows about casinos; `casino.*`
+builds on it, never the reverse.
 
 Guarantees (each enforced where stated and proven by the named tests):
 
@@ -70,6 +71,10 @@ _EXPORTS = {
     "verify_chain": "ledger.verify",
     "verify_ledger": "ledger.verify",
     "rebuild_projections": "ledger.rebuild",
+    "stream_version": "ledger.read",
+    "stream_events": "ledger.read",
+    "balances": "ledger.read",
+    "recorded_result": "ledger.read",
     "LedgerError": "ledger.errors",
     "LedgerErrorCode": "ledger.errors",
     "InvariantViolation": "ledger.errors",
@@ -80,6 +85,7 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:
     from ledger.accounts import account_stream, open_account
     from ledger.errors import InvariantViolation, LedgerError, LedgerErrorCode
+    from ledger.read import balances, recorded_result, stream_events, stream_version
     from ledger.rebuild import rebuild_projections
     from ledger.types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
     from ledger.verify import verify_chain, verify_ledger

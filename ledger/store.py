@@ -61,6 +61,44 @@ def _fetch(where: str, params: list[int]) -> list[RecordedEvent]:
     return _assemble(rows, posting_rows)
 
 
+def load_stream_events(stream: str, after_version: int, limit: int) -> list[RecordedEvent]:
+    """Return up to `limit` events of one stream with version > after_version, in order."""
+    assert 0 < limit <= CHUNK_EVENTS_MAX, "page size out of range"
+    with _cursor() as cursor:
+        cursor.execute(
+            f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE stream = %s AND version > %s"
+            " ORDER BY version LIMIT %s",
+            [stream, after_version, limit],
+        )
+        rows = cursor.fetchall()
+        if not rows:
+            return []
+        # A stream's positions are scattered over the log: fetch its own.
+        cursor.execute(
+            "SELECT event_id, account_id, amount_minor, currency FROM ledger_posting"
+            " WHERE event_id = ANY(%s::bigint[]) ORDER BY event_id, index",
+            [[row[0] for row in rows]],
+        )
+        posting_rows = cursor.fetchall()
+    return _assemble(rows, posting_rows)
+
+
+def stream_version(stream: str) -> int:
+    """Return a stream's current version (0: no events yet)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version FROM ledger_stream WHERE name = %s", [stream])
+        row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def balances_now(codes: Iterable[str]) -> dict[str, int]:
+    """Return each account's balance now (natural direction); 0 if not open."""
+    codes = list(codes)
+    balances = dict.fromkeys(codes, 0)
+    balances.update(Account.objects.filter(code__in=codes).values_list("code", "balance_minor"))
+    return balances
+
+
 def iter_event_chunks(
     chunk_events: int = CHUNK_EVENTS_MAX, after: int = 0
 ) -> Iterator[list[RecordedEvent]]:

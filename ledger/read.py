@@ -1,0 +1,55 @@
+"""The ledger's public read side: what the casino apps may ask of it.
+
+Thin, declared wrappers over `ledger.store`, so callers outside the ledger
+depend on these four names rather than on the store's internals or the
+models' columns. Every read sees committed data only (or the caller's own
+transaction); none of them takes the writer lock.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from . import store
+from .types import RecordedEvent
+
+STREAM_EVENTS_MAX = store.CHUNK_EVENTS_MAX
+
+
+def stream_version(stream: str) -> int:
+    """Return the stream's current version: 0 before its first event.
+
+    Pass it as `expected_versions={stream: version}` to append only if
+    nothing was appended to the stream since it was read (L6).
+    """
+    return store.stream_version(stream)
+
+
+def stream_events(stream: str, after_version: int = 0, *,
+                  limit: int = STREAM_EVENTS_MAX) -> list[RecordedEvent]:
+    """Return the stream's events after `after_version`, in version order.
+
+    At most `limit` (at most STREAM_EVENTS_MAX) in one call: page on with
+    the last event's version as `after_version` until a call returns fewer.
+    """
+    return store.load_stream_events(stream, after_version, limit)
+
+
+def balances(codes: Iterable[str], at_position: int | None = None) -> dict[str, int]:
+    """Return each account's balance in its natural direction, by code.
+
+    Now, or just after the event at `at_position` (one statement, so a
+    concurrent append cannot skew it). An account not open (then) has 0.
+    """
+    if at_position is None:
+        return store.balances_now(codes)
+    return store.balances_at(codes, at_position)
+
+
+def recorded_result(idempotency_key: str | None) -> list[RecordedEvent] | None:
+    """Return the events an earlier append under this key wrote, or None.
+
+    Commands ask first, so that a retry returns the original outcome (an
+    acceptance or a recorded refusal) even if the world has changed since.
+    """
+    return store.recorded_result(idempotency_key)
