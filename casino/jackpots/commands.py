@@ -44,6 +44,14 @@ in the order they were recorded.
 Payments are credited up to each gaming account's ceiling and the rest to
 `bank/<venue>/payouts_due` (decision online.account.balance_overflow,
 002:L3068-3070; casino/cage/credits.py).
+
+The writes run through the one command runner (casino/runner.py): each is a
+command (`load`: the pool stream's version first, then the state it
+protects; `check`: a refusal raised, nothing written; `decide`: pure;
+`answer`: from the recorded events, which is also how a replay answers).
+Idempotency, retries on a stale version and the refusal of a reused key
+(409 `idempotency_key_reused`, `concurrent_update` after the runner's
+attempts) live in the runner.
 """
 
 from __future__ import annotations
@@ -55,18 +63,21 @@ from typing import Any, Mapping, Sequence
 
 from django.db import connection, transaction
 from django.db.models import Q, Sum
+from django_fsm import can_proceed
 
 from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.credits import credit_players, overflow_blocks
+from casino.cage.credits import PlayerCredit, credit_players, overflow_blocks
 from casino.cage.events import OVERFLOW_KEY, gaming_account
+from casino.compliance.pipeline import venue_day
 from casino.poker.events import HAND_STARTED, TABLE_OPENED, table_stream
 from casino.rules import queries as rules
 from casino.rules.models import Figure, RulebookVersion, Venue
-from ledger import Metadata, NewEvent, Posting, RecordedEvent, append, open_account
-from ledger.errors import AccountExists, BalanceMaxExceeded, StaleVersion
-from ledger.models import Account, AccountType, Event, Stream
-from ledger.store import recorded_result
+from casino.runner import BaseCommand, Call, Decision, RunnerError, RunnerErrorCode, run
+from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent
+from ledger.errors import BalanceMaxExceeded, LedgerError
+from ledger.models import Account, AccountType, Event
+from ledger.store import load_events, stream_version
 
 from . import engine
 from .accounts import (
@@ -97,7 +108,6 @@ from .models import OPEN_HIT_STATES, HitTrigger, JackpotHit, JackpotPool, Jackpo
 logger = logging.getLogger(__name__)
 
 SOURCE = "casino.jackpots"
-ATTEMPTS_MAX = 5
 # Decision `jackpots.rollup.delay`: a day is rolled up five minutes after it
 # ends, so a hand settling on the boundary has committed first.
 ROLLUP_DELAY = dt.timedelta(minutes=5)
@@ -169,48 +179,77 @@ def ensure_pool(*, venue: str, kind: str = BAD_BEAT, actor: str = "system",
     """Open a venue's jackpot pool from its rulebook, once.
 
     Opens `jackpot/<venue>/<kind>/pending` (unless poker already did),
-    `.../pool` and `house/<venue>/jackpot_funding`, then appends
-    `pool_opened`. The pool's first gaming day is the earlier of today and
-    the first day with a contribution already pending, so drops taken
-    before the pool existed are rolled up too.
+    `.../pool` and `house/<venue>/jackpot_funding` in the append's
+    transaction, and appends `pool_opened` under the key
+    `jackpots/pool/<venue>/<kind>`. The pool's first gaming day is the
+    earlier of today and the first day with a contribution already pending,
+    so drops taken before the pool existed are rolled up too. A pool that
+    exists needs no write: it is answered from its row.
     """
     existing = JackpotPool.objects.filter(key=pool_key(venue, kind)).first()
     if existing is not None:
         return PoolResult(existing.key, venue, kind, existing.opened_position, False)
-    place = rules.venue(venue)
-    at = at or clock.now()
-    today = engine.day_of(at, place.time_zone, place.gaming_day_start)
-    rulebook = rules.rulebook_in_force(place.rulebook_id, today)
-    config = pool_config(rulebook, kind)
-    metadata = Metadata(actor=actor, source=SOURCE)
-    for code, terms in _pool_accounts(place, kind).items():
-        if not Account.objects.filter(code=code).exists():
-            try:
-                open_account(code=code, currency=place.currency, metadata=metadata,
-                             idempotency_key=f"jackpots/account/{code}", **terms)
-            except AccountExists:
-                pass  # opened meanwhile (poker opens the pending account itself)
-    first_pending = _first_pending_day(pending_account(venue, kind))
-    first_day = min(today, first_pending) if first_pending else today
-    payload = {
-        "venue": venue, "kind": kind, "currency": place.currency,
-        "rulebook": {"id": rulebook.rulebook_id, "version": rulebook.version},
-        "first_day": first_day.isoformat(),
-        "pending_account": pending_account(venue, kind),
-        "pool_account": pool_account(venue, kind),
-        "funding_account": funding_account(venue),
-        "base_guarantee_minor": config.base_guarantee_minor,
-        "players_min": config.players_min, "hits_enabled": config.hits_enabled,
-    }
-    result = append([NewEvent(stream=pool_stream(venue, kind), type=POOL_OPENED,
-                              payload=payload, schema_version=SCHEMA_VERSION,
-                              occurred_at=at, gaming_day=today)],
-                    expected_versions={pool_stream(venue, kind): 0},
-                    idempotency_key=f"jackpots/pool/{venue}/{kind}",
-                    request={"op": "open_pool", "venue": venue, "kind": kind},
-                    metadata=metadata)
-    return PoolResult(pool_key(venue, kind), venue, kind, result.first_position,
-                      not result.replayed)
+    return run(OPEN_POOL, {"venue": venue, "kind": kind},
+               Call(actor=actor, key=f"jackpots/pool/{venue}/{kind}", at=at, source=SOURCE))
+
+
+@dataclass(frozen=True, slots=True)
+class PoolContext:
+    place: Venue
+    kind: str
+    stream: str
+    version: int
+    at: dt.datetime
+    day: dt.date
+    rulebook: RulebookVersion
+    config: PoolConfig
+    first_pending: dt.date | None
+
+
+class OpenPoolCommand(BaseCommand[PoolContext, PoolResult]):
+    name = "jackpots.open_pool"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> PoolContext:
+        venue, kind = arguments["venue"], arguments["kind"]
+        stream = pool_stream(venue, kind)
+        version = stream_version(stream)
+        place = rules.venue(venue)
+        at = call.moment()
+        day = venue_day(place, at)
+        rulebook = rules.rulebook_in_force(place.rulebook_id, day)
+        return PoolContext(place=place, kind=kind, stream=stream, version=version, at=at,
+                           day=day, rulebook=rulebook, config=pool_config(rulebook, kind),
+                           first_pending=_first_pending_day(pending_account(venue, kind)))
+
+    def decide(self, context: PoolContext) -> Decision:
+        venue, kind, rulebook = context.place.code, context.kind, context.rulebook
+        first_day = (min(context.day, context.first_pending) if context.first_pending
+                     else context.day)
+        payload = {
+            "venue": venue, "kind": kind, "currency": context.place.currency,
+            "rulebook": {"id": rulebook.rulebook_id, "version": rulebook.version},
+            "first_day": first_day.isoformat(),
+            "pending_account": pending_account(venue, kind),
+            "pool_account": pool_account(venue, kind),
+            "funding_account": funding_account(venue),
+            "base_guarantee_minor": context.config.base_guarantee_minor,
+            "players_min": context.config.players_min,
+            "hits_enabled": context.config.hits_enabled,
+        }
+        event = NewEvent(stream=context.stream, type=POOL_OPENED, payload=payload,
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=context.day)
+        return Decision([event], {context.stream: context.version},
+                        accounts=_pool_accounts(context.place, kind))
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> PoolResult:
+        p = events[0].payload
+        return PoolResult(pool_key(p["venue"], p["kind"]), p["venue"], p["kind"],
+                          events[0].position, not replayed)
+
+
+OPEN_POOL = OpenPoolCommand()
 
 
 def ensure_progressive_pools(*, venue: str, actor: str = "system",
@@ -237,18 +276,18 @@ def ensure_pools_for_pending_accounts(*, actor: str = "system") -> list[PoolResu
     return results
 
 
-def _pool_accounts(place: Venue, kind: str) -> dict[str, dict[str, Any]]:
-    return {
-        pending_account(place.code, kind): dict(
-            type=AccountType.LIABILITY, must_not_go_negative=True,
-            name=f"Jackpot drops pending at {place.code}"),
-        pool_account(place.code, kind): dict(
-            type=AccountType.LIABILITY, must_not_go_negative=True,
-            name=f"Jackpot pool {kind} at {place.code}"),
-        funding_account(place.code): dict(
-            type=AccountType.EXPENSE, name=f"Jackpot base top-ups at {place.code}"),
-    }
-
+def _pool_accounts(place: Venue, kind: str) -> list[dict[str, Any]]:
+    """The `open_account` terms of a pool's accounts (the runner opens the missing ones)."""
+    return [
+        dict(code=pending_account(place.code, kind), type=AccountType.LIABILITY,
+             currency=place.currency, must_not_go_negative=True,
+             name=f"Jackpot drops pending at {place.code}"),
+        dict(code=pool_account(place.code, kind), type=AccountType.LIABILITY,
+             currency=place.currency, must_not_go_negative=True,
+             name=f"Jackpot pool {kind} at {place.code}"),
+        dict(code=funding_account(place.code), type=AccountType.EXPENSE,
+             currency=place.currency, name=f"Jackpot base top-ups at {place.code}"),
+    ]
 
 def _first_pending_day(code: str) -> dt.date | None:
     with connection.cursor() as cursor:
@@ -298,64 +337,118 @@ def rollup_day(*, venue: str, kind: str = BAD_BEAT, gaming_day: dt.date,
                actor: str = "celery", now: dt.datetime | None = None) -> RollupResult:
     """Move one closed gaming day's pending contributions to the pool.
 
-    Raises JackpotError: unknown pool (404), a day not yet closed in the
-    venue's zone or before the pool's first day, or an earlier day not yet
-    rolled up (409). A day already rolled up returns its result, replayed.
+    Runs under the key `jackpots/rollup/<venue>/<kind>/<day>`: a day already
+    rolled up returns its result, replayed, and posts nothing. The run is
+    one transaction, so the writer lock `load` takes holds until the
+    roll-up commits. Raises JackpotError: unknown pool (404), a day not yet
+    closed in the venue's zone or before the pool's first day, an earlier
+    day not yet rolled up, or a day rolled up under another key (409).
     """
-    key = rollup_key(venue, kind, gaming_day)
-    recorded = recorded_result(key)
-    if recorded is not None:
-        return _rollup_result(recorded[0], replayed=True)
-    pool = _pool(venue, kind)
-    place = rules.venue(venue)
-    now = now or clock.now()
-    closed = engine.last_closed_day(now, place.time_zone, place.gaming_day_start, ROLLUP_DELAY)
-    if gaming_day > closed:
-        raise JackpotError(Code.DAY_NOT_CLOSED,
-                           f"gaming day {gaming_day} at {venue} has not ended (plus"
-                           f" {ROLLUP_DELAY}) in {place.time_zone}", status=409,
-                           gaming_day=gaming_day.isoformat(), last_closed_day=closed.isoformat())
-    if gaming_day < pool.first_day:
-        raise JackpotError(Code.DAY_BEFORE_POOL, f"the pool starts on {pool.first_day}",
-                           status=409, gaming_day=gaming_day.isoformat(),
-                           first_day=pool.first_day.isoformat())
-    stream = pool_stream(venue, kind)
     with transaction.atomic():
+        return run(ROLLUP, {"venue": venue, "kind": kind, "gaming_day": gaming_day.isoformat()},
+                   Call(actor=actor, key=rollup_key(venue, kind, gaming_day), at=now,
+                        source=SOURCE))
+
+
+@dataclass(frozen=True, slots=True)
+class RollupContext:
+    key: str | None
+    pool: JackpotPool
+    place: Venue
+    stream: str
+    version: int
+    gaming_day: dt.date
+    last_closed_day: dt.date
+    last_rolled_day: dt.date | None
+    done: RecordedEvent | None      # the day's roll-up, if one is recorded
+    contributions: int
+    amount_minor: int
+
+
+class RollupCommand(BaseCommand[RollupContext, RollupResult]):
+    name = "jackpots.rollup_day"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> RollupContext:
+        if not connection.in_atomic_block:
+            raise InvariantViolation("a roll-up runs in one transaction (rollup_day)")
+        venue, kind = arguments["venue"], arguments["kind"]
+        day = dt.date.fromisoformat(arguments["gaming_day"])
+        stream = pool_stream(venue, kind)
         with connection.cursor() as cursor:
             # The writer lock first: every contribution to the day has
             # committed, and none can commit until the roll-up does.
             cursor.execute("SELECT position FROM ledger_head WHERE id = 1 FOR UPDATE")
-            done = JackpotRollup.objects.filter(pool_id=pool.key, gaming_day=gaming_day).first()
-            if done is not None:  # rolled up under another key: never twice
-                return _rollup_result(_event(done.position), replayed=True)
+            version = stream_version(stream)
+            pool = _pool(venue, kind)
+            place = rules.venue(venue)
+            closed = engine.last_closed_day(call.moment(), place.time_zone,
+                                            place.gaming_day_start, ROLLUP_DELAY)
+            done = (JackpotRollup.objects.filter(pool_id=pool.key, gaming_day=day)
+                    .values_list("position", flat=True).first())
             last = (JackpotPool.objects.filter(key=pool.key)
                     .values_list("last_rolled_day", flat=True).first())
-            expected_day = (last or pool.first_day - dt.timedelta(days=1)) + dt.timedelta(days=1)
-            if gaming_day != expected_day:
-                raise JackpotError(Code.EARLIER_DAY_NOT_ROLLED,
-                                   f"roll up {expected_day} before {gaming_day}", status=409,
-                                   gaming_day=gaming_day.isoformat(),
-                                   next_day=expected_day.isoformat())
-            cursor.execute(ROLLUP_SQL, [pool.pending_account, gaming_day,
-                                        CONTRIBUTIONS_ROLLED_UP])
-            count, amount = cursor.fetchone()
-        version = Stream.objects.filter(name=stream).values_list("version", flat=True).first()
+            count, amount = 0, 0
+            if done is None and pool.first_day <= day <= closed:
+                cursor.execute(ROLLUP_SQL, [pool.pending_account, day,
+                                            CONTRIBUTIONS_ROLLED_UP])
+                count, amount = cursor.fetchone()
+        return RollupContext(key=call.key, pool=pool, place=place, stream=stream,
+                             version=version, gaming_day=day, last_closed_day=closed,
+                             last_rolled_day=last,
+                             done=_event(done) if done is not None else None,
+                             contributions=int(count), amount_minor=int(amount))
+
+    def check(self, context: RollupContext) -> None:
+        day, pool = context.gaming_day, context.pool
+        if day > context.last_closed_day:
+            raise JackpotError(Code.DAY_NOT_CLOSED,
+                               f"gaming day {day} at {pool.venue} has not ended (plus"
+                               f" {ROLLUP_DELAY}) in {context.place.time_zone}", status=409,
+                               gaming_day=day.isoformat(),
+                               last_closed_day=context.last_closed_day.isoformat())
+        if day < pool.first_day:
+            raise JackpotError(Code.DAY_BEFORE_POOL, f"the pool starts on {pool.first_day}",
+                               status=409, gaming_day=day.isoformat(),
+                               first_day=pool.first_day.isoformat())
+        if context.done is not None:
+            if context.done.idempotency_key == context.key:
+                # Rolled up under this key after the runner looked it up:
+                # the append finds the key and answers the recorded event.
+                return None
+            raise JackpotError(Code.DAY_ROLLED_UP,
+                               f"gaming day {day} of {pool.key} is already rolled up (at"
+                               f" position {context.done.position}); never twice", status=409,
+                               gaming_day=day.isoformat(), position=context.done.position)
+        expected = ((context.last_rolled_day or pool.first_day - dt.timedelta(days=1))
+                    + dt.timedelta(days=1))
+        if day != expected:
+            raise JackpotError(Code.EARLIER_DAY_NOT_ROLLED, f"roll up {expected} before {day}",
+                               status=409, gaming_day=day.isoformat(),
+                               next_day=expected.isoformat())
+        return None
+
+    def decide(self, context: RollupContext) -> Decision:
+        pool, day, amount = context.pool, context.gaming_day, context.amount_minor
         postings = ((Posting(pool.pending_account, amount, pool.currency),
                      Posting(pool.pool_account, -amount, pool.currency)) if amount else ())
         event = NewEvent(
-            stream=stream, type=CONTRIBUTIONS_ROLLED_UP, schema_version=SCHEMA_VERSION,
-            payload={"venue": venue, "kind": kind, "gaming_day": gaming_day.isoformat(),
-                     "contributions": int(count), "amount_minor": int(amount),
+            stream=context.stream, type=CONTRIBUTIONS_ROLLED_UP, schema_version=SCHEMA_VERSION,
+            payload={"venue": pool.venue, "kind": pool.kind, "gaming_day": day.isoformat(),
+                     "contributions": context.contributions, "amount_minor": amount,
                      "currency": pool.currency},
-            postings=postings, gaming_day=gaming_day,
-            occurred_at=engine.day_end_at(gaming_day, place.time_zone, place.gaming_day_start))
-        result = append([event], expected_versions={stream: version or 0},
-                        idempotency_key=key,
-                        request={"op": "rollup", "venue": venue, "kind": kind,
-                                 "gaming_day": gaming_day.isoformat()},
-                        metadata=Metadata(actor=actor, source=SOURCE))
-    return _rollup_result(result.events[0], replayed=result.replayed)
+            postings=postings,
+            # Dated the day it rolls up (ROLLUP_SQL leaves it out by type).
+            gaming_day=day,
+            occurred_at=engine.day_end_at(day, context.place.time_zone,
+                                          context.place.gaming_day_start))
+        return Decision([event], {context.stream: context.version})
 
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> RollupResult:
+        return _rollup_result(events[0], replayed=replayed)
+
+
+ROLLUP = RollupCommand()
 
 def rollup_closed_days(*, venue: str, kind: str = BAD_BEAT, actor: str = "celery",
                        now: dt.datetime | None = None) -> list[RollupResult]:
@@ -374,8 +467,6 @@ def rollup_closed_days(*, venue: str, kind: str = BAD_BEAT, actor: str = "celery
 
 
 def _event(position: int) -> RecordedEvent:
-    from ledger.store import load_events
-
     return load_events(position, position)[0]
 
 
@@ -443,14 +534,10 @@ class HitResult:
 def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
     """Run the hit detector on a settled hand; record a hit once.
 
-    Idempotent: the hit is appended under `jackpots/hit-check/<hand_id>`
+    Idempotent: the hit is recorded under `jackpots/hit-check/<hand_id>`
     and a repeat returns it. Hands at tables without a jackpot, unlisted
     variants and misses write nothing.
     """
-    key = hit_key(hand_id)
-    recorded = recorded_result(key)
-    if recorded is not None:
-        return _hit_result(recorded, replayed=True)
     p = settled.payload
     opened = Event.objects.filter(stream=table_stream(p["table_id"]), type=TABLE_OPENED
                                   ).values_list("payload", flat=True).first()
@@ -472,11 +559,12 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
     if not config.hits_enabled:
         return None
     players = {str(seat): player for seat, player in started["players"].items()}
+    criteria = criteria_for(rulebook, variant)
     verdict = engine.detect(
         variant=variant, board=p.get("board"),
         hands={int(seat): cards for seat, cards in (p.get("hands") or {}).items()},
         players_dealt=[int(seat) for seat in players], players_min=config.players_min or 0,
-        criteria=criteria_for(rulebook, variant))
+        criteria=criteria)
     if verdict.hit is None:
         return None
     hit = verdict.hit
@@ -485,8 +573,7 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
         "hand_id": hand_id, "hand_started_at": started_row.occurred_at.isoformat(),
         "hand_position": settled.position, "variant": variant, "category": hit.category,
         "threshold": hit.threshold,
-        "cite": next((c.cite for c in criteria_for(rulebook, variant)
-                      if c.category == hit.category), ""),
+        "cite": next((c.cite for c in criteria if c.category == hit.category), ""),
         "players": players,
         "roles": {str(seat): role for seat, role in hit.roles().items()},
         "hands": [{"seat": h.seat, "value": h.value, "category": h.category,
@@ -494,22 +581,11 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
                   for h in hit.hands],
         "rulebook": {"id": rulebook.rulebook_id, "version": rulebook.version},
     }
-    stream = pool_stream(venue, kind)
-    for _ in range(ATTEMPTS_MAX):
-        try:
-            result = append([NewEvent(stream=stream, type=HIT_RECORDED, payload=payload,
-                                      schema_version=SCHEMA_VERSION,
-                                      occurred_at=settled.occurred_at,
-                                      gaming_day=settled.gaming_day)],
-                            expected_versions={stream: _version(stream)},
-                            idempotency_key=key, request={"op": "hit_check", "hand_id": hand_id},
-                            metadata=Metadata(actor="system", source=SOURCE,
-                                              causation_id=str(settled.position)))
-        except StaleVersion:
-            continue
-        logger.info("jackpots.hit_recorded", extra={"hit_id": hand_id, "venue": venue})
-        return _hit_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+    result = run(RECORD_HIT["hit_check"], {"hand_id": hand_id, "hit": payload},
+                 Call(actor="system", key=hit_key(hand_id), at=settled.occurred_at,
+                      source=SOURCE))
+    logger.info("jackpots.hit_recorded", extra={"hit_id": hand_id, "venue": venue})
+    return result
 
 
 def record_progressive_hit(*, round_id: str, bet_id: str, player_id: str, venue: str,
@@ -518,7 +594,7 @@ def record_progressive_hit(*, round_id: str, bet_id: str, player_id: str, venue:
     """Record a house game's winning progressive bet as a jackpot hit, once per bet.
 
     Called for `casino.games.signals.progressive_hit` after the round's
-    settlement committed (and again on its replays): the hit is appended
+    settlement committed (and again on its replays): the hit is recorded
     under `jackpots/progressive-hit/<bet_id>`, so a repeat returns it. The
     prize is read from the settled event at `position` in the ledger (its
     bet's `jackpot_hit`), never from the caller: `hit` must agree with it.
@@ -527,10 +603,6 @@ def record_progressive_hit(*, round_id: str, bet_id: str, player_id: str, venue:
     Returns None (nothing written) when the venue's rulebook lists no such
     pool. Raises JackpotError (422) when the event does not show this win.
     """
-    key = progressive_hit_key(bet_id)
-    recorded = recorded_result(key)
-    if recorded is not None:
-        return _hit_result(recorded, replayed=True)
     settled = _event(position)
     facts = _progressive_facts(settled, round_id=round_id, bet_id=bet_id,
                                player_id=player_id, venue=venue, hit=hit)
@@ -557,23 +629,50 @@ def record_progressive_hit(*, round_id: str, bet_id: str, player_id: str, venue:
         "stake_minor": won["stake_minor"],
         "rulebook": {"id": rulebook.rulebook_id, "version": rulebook.version},
     }
-    stream = pool_stream(venue, kind)
-    for _ in range(ATTEMPTS_MAX):
-        try:
-            result = append([NewEvent(stream=stream, type=HIT_RECORDED, payload=payload,
-                                      schema_version=SCHEMA_VERSION,
-                                      occurred_at=settled.occurred_at,
-                                      gaming_day=settled.gaming_day)],
-                            expected_versions={stream: _version(stream)},
-                            idempotency_key=key,
-                            request={"op": "progressive_hit", "bet_id": bet_id},
-                            metadata=Metadata(actor="system", source=SOURCE,
-                                              causation_id=str(position)))
-        except StaleVersion:
-            continue
-        logger.info("jackpots.hit_recorded", extra={"hit_id": bet_id, "venue": venue})
-        return _hit_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+    result = run(RECORD_HIT["progressive_hit"], {"bet_id": bet_id, "hit": payload},
+                 Call(actor="system", key=progressive_hit_key(bet_id), at=settled.occurred_at,
+                      source=SOURCE))
+    logger.info("jackpots.hit_recorded", extra={"hit_id": bet_id, "venue": venue})
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class RecordHitContext:
+    payload: Mapping[str, Any]
+    stream: str
+    version: int
+    at: dt.datetime
+    day: dt.date
+
+
+class RecordHitCommand(BaseCommand[RecordHitContext, HitResult]):
+    """Record a detected hit (the detection read only settled, immutable facts)."""
+
+    source = SOURCE
+
+    def __init__(self, operation: str) -> None:
+        self.name = f"jackpots.{operation}"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> RecordHitContext:
+        payload = arguments["hit"]
+        stream = pool_stream(payload["venue"], payload["kind"])
+        version = stream_version(stream)
+        at = call.moment()
+        return RecordHitContext(payload=payload, stream=stream, version=version, at=at,
+                                day=venue_day(rules.venue(payload["venue"]), at))
+
+    def decide(self, context: RecordHitContext) -> Decision:
+        event = NewEvent(stream=context.stream, type=HIT_RECORDED, payload=context.payload,
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=context.day)
+        return Decision([event], {context.stream: context.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> HitResult:
+        return _hit_result(events, replayed=replayed)
+
+
+RECORD_HIT = {operation: RecordHitCommand(operation)
+              for operation in ("hit_check", "progressive_hit")}
 
 
 def _progressive_facts(settled: RecordedEvent, *, round_id: str, bet_id: str,
@@ -627,40 +726,89 @@ def approve_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) 
     jackpot.payout_formula). Raises JackpotError: unknown hit (404), not
     awaiting approval or an earlier hand's hit still open (409).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hit(recorded, HIT_APPROVED, hit_id)
-    for _ in range(ATTEMPTS_MAX):
-        hit = _hit(hit_id)
-        _transition(hit, "approve", Code.HIT_NOT_PENDING)
-        _refuse_if_earlier_open(hit)
-        pool = hit.pool
-        stream = pool_stream(pool.venue, pool.kind)
-        version = _version(stream)
-        balance = _balance_at_hit(hit)
+    return run(APPROVE_HIT, {"hit_id": hit_id},
+               Call(actor=actor, key=idempotency_key, source=SOURCE))
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedHit:
+    """What every decision on a hit reads: the pool stream's version, then the hit."""
+
+    stream: str
+    version: int
+    hit: JackpotHit
+    earlier: JackpotHit | None      # an earlier hit of the pool still open
+    place: Venue
+    actor: str
+    at: dt.datetime
+    day: dt.date
+
+
+def _load_hit(hit_id: str, call: Call) -> LoadedHit:
+    """Read the pool stream's version first, then the hit it protects."""
+    pool = JackpotHit.objects.filter(id=hit_id).values_list("pool__venue", "pool__kind").first()
+    if pool is None:
+        raise _unknown_hit(hit_id)
+    stream = pool_stream(*pool)
+    version = stream_version(stream)
+    hit = _hit(hit_id)
+    place = rules.venue(hit.pool.venue)
+    at = call.moment()
+    return LoadedHit(stream=stream, version=version, hit=hit, earlier=_earlier_open(hit),
+                    place=place, actor=call.actor, at=at, day=venue_day(place, at))
+
+
+@dataclass(frozen=True, slots=True)
+class ApproveContext:
+    state: LoadedHit
+    balance_minor: int
+    share_rule: engine.ShareRule | None         # a bad-beat hit
+    win_minor_max: int | None                   # a progressive hit: the venue's cap
+
+
+class ApproveHitCommand(BaseCommand[ApproveContext, HitResult]):
+    name = "jackpots.approve_hit"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> ApproveContext:
+        state = _load_hit(arguments["hit_id"], call)
+        hit = state.hit
+        recorded = _event(hit.recorded_position).payload
+        rulebook = RulebookVersion.objects.get(rulebook_id=recorded["rulebook"]["id"],
+                                               version=recorded["rulebook"]["version"])
         if hit.trigger == HitTrigger.PROGRESSIVE:
-            payload = _progressive_approval(hit, balance, actor)
+            cap = rules.win_limit(rulebook)
+            rule, win_max = None, cap.win_minor_max if cap is not None else None
         else:
-            payload = _bad_beat_approval(hit, balance, actor)
-        try:
-            result = append([NewEvent(stream=stream, type=HIT_APPROVED, payload=payload,
-                                      schema_version=SCHEMA_VERSION)],
-                            expected_versions={stream: version},
-                            idempotency_key=idempotency_key,
-                            request={"op": "approve_hit", "hit_id": hit_id},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        return _hit_result(_hit_events(result.events), replayed=result.replayed)
-    raise _concurrent()
+            rule, win_max = share_rule(rulebook, hit.category), None
+        return ApproveContext(state=state, balance_minor=_balance_at_hit(hit), share_rule=rule,
+                              win_minor_max=win_max)
+
+    def check(self, context: ApproveContext) -> None:
+        _require(context.state.hit, "approve", Code.HIT_NOT_PENDING)
+        _refuse_if_earlier_open(context.state)
+
+    def decide(self, context: ApproveContext) -> Decision:
+        state = context.state
+        if state.hit.trigger == HitTrigger.PROGRESSIVE:
+            payload = _progressive_approval(state.hit, context.balance_minor, state.actor,
+                                            win_minor_max=context.win_minor_max)
+        else:
+            payload = _bad_beat_approval(state.hit, context.balance_minor, state.actor,
+                                         rule=context.share_rule)
+        return Decision([_hit_event(state, HIT_APPROVED, payload)],
+                        {state.stream: state.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> HitResult:
+        return _hit_result(events, replayed=replayed)
 
 
-def _bad_beat_approval(hit: JackpotHit, balance: int, actor: str) -> dict[str, Any]:
+APPROVE_HIT = ApproveHitCommand()
+
+
+def _bad_beat_approval(hit: JackpotHit, balance: int, actor: str, *,
+                       rule: engine.ShareRule) -> dict[str, Any]:
     """The shares of a bad-beat hit by the closed forms (decision jackpot.payout_formula)."""
-    recorded_hit = _event(hit.recorded_position).payload
-    rulebook = RulebookVersion.objects.get(rulebook_id=recorded_hit["rulebook"]["id"],
-                                           version=recorded_hit["rulebook"]["version"])
-    rule = share_rule(rulebook, hit.category)
     amounts = engine.amounts(rule, balance_minor=balance, roles=hit.roles)
     exact = engine.shares(rule, players=len(hit.roles),
                           losers=list(hit.roles.values()).count("loser"),
@@ -678,7 +826,8 @@ def _bad_beat_approval(hit: JackpotHit, balance: int, actor: str) -> dict[str, A
             "rounding": "each share rounded down to the cent; the rest stays in the pool"}
 
 
-def _progressive_approval(hit: JackpotHit, balance: int, actor: str) -> dict[str, Any]:
+def _progressive_approval(hit: JackpotHit, balance: int, actor: str, *,
+                          win_minor_max: int | None) -> dict[str, Any]:
     """The prize of a progressive hit (002:L2297, L2478; its pay-table row).
 
     `pool_basis_points`: that share of the posted balance at the hit
@@ -694,11 +843,7 @@ def _progressive_approval(hit: JackpotHit, balance: int, actor: str) -> dict[str
     else:
         amount = hit.pays * hit.stake_minor
         fraction = f"{hit.pays}x{hit.stake_minor}"
-    recorded = _event(hit.recorded_position).payload
-    rulebook = RulebookVersion.objects.get(rulebook_id=recorded["rulebook"]["id"],
-                                           version=recorded["rulebook"]["version"])
-    cap = rules.win_limit(rulebook)
-    capped = max(0, amount - cap.win_minor_max) if cap is not None else 0
+    capped = max(0, amount - win_minor_max) if win_minor_max is not None else 0
     amount -= capped
     (seat, player_id), = hit.players.items()
     return {"hit_id": hit.id, "approved_by": actor, "balance_minor": balance,
@@ -727,29 +872,41 @@ def _balance_at_hit(hit: JackpotHit) -> int:
 def reject_hit(*, hit_id: str, actor: str, reason: str,
                idempotency_key: str | None = None) -> HitResult:
     """Refuse a hit (e.g. a player disclosed cards during the deal, 002:L1810)."""
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hit(recorded, HIT_REJECTED, hit_id)
-    if not reason.strip():
-        raise JackpotError(Code.INVALID_REQUEST, "give the reason for the rejection",
-                           status=400, field="reason")
-    for _ in range(ATTEMPTS_MAX):
-        hit = _hit(hit_id)
-        _transition(hit, "reject", Code.HIT_NOT_PENDING)
-        stream = pool_stream(hit.pool.venue, hit.pool.kind)
-        try:
-            result = append([NewEvent(stream=stream, type=HIT_REJECTED,
-                                      payload={"hit_id": hit_id, "rejected_by": actor,
-                                               "reason": reason},
-                                      schema_version=SCHEMA_VERSION)],
-                            expected_versions={stream: _version(stream)},
-                            idempotency_key=idempotency_key,
-                            request={"op": "reject_hit", "hit_id": hit_id, "reason": reason},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        return _hit_result(_hit_events(result.events), replayed=result.replayed)
-    raise _concurrent()
+    return run(REJECT_HIT, {"hit_id": hit_id, "reason": reason},
+               Call(actor=actor, key=idempotency_key, source=SOURCE))
+
+
+@dataclass(frozen=True, slots=True)
+class RejectContext:
+    state: LoadedHit
+    reason: str
+
+
+class RejectHitCommand(BaseCommand[RejectContext, HitResult]):
+    name = "jackpots.reject_hit"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> RejectContext:
+        reason = arguments["reason"]
+        if not reason.strip():
+            raise JackpotError(Code.INVALID_REQUEST, "give the reason for the rejection",
+                               status=400, field="reason")
+        return RejectContext(state=_load_hit(arguments["hit_id"], call), reason=reason)
+
+    def check(self, context: RejectContext) -> None:
+        _require(context.state.hit, "reject", Code.HIT_NOT_PENDING)
+
+    def decide(self, context: RejectContext) -> Decision:
+        state = context.state
+        payload = {"hit_id": state.hit.id, "rejected_by": state.actor, "reason": context.reason}
+        return Decision([_hit_event(state, HIT_REJECTED, payload)],
+                        {state.stream: state.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> HitResult:
+        return _hit_result(events, replayed=replayed)
+
+
+REJECT_HIT = RejectHitCommand()
 
 
 def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> HitResult:
@@ -763,155 +920,164 @@ def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> H
     base at the roll-up. Each share is credited up to the gaming account's
     ceiling, the rest to `bank/<venue>/payouts_due` (casino/cage/credits.py);
     a fixed progressive prize larger than the pool is first funded by the
-    casino (`base_topped_up`, reason shortfall). Raises JackpotError (404,
-    409).
+    casino (`base_topped_up`, reason shortfall). Gaming accounts a share
+    goes to are opened (cage terms) in the append's transaction. Raises
+    JackpotError (404, 409); RunnerError `concurrent_update` when a credit
+    committed after the ceiling split was read on every attempt.
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hit(recorded, HIT_PAID, hit_id)
-    for _ in range(ATTEMPTS_MAX):
-        hit = _hit(hit_id)
-        _transition(hit, "pay", Code.HIT_NOT_APPROVED)
-        _refuse_if_earlier_open(hit)
-        pool = hit.pool
-        stream = pool_stream(pool.venue, pool.kind)
-        version = _version(stream)
+    return run(PAY_HIT, {"hit_id": hit_id},
+               Call(actor=actor, key=idempotency_key, source=SOURCE))
+
+
+@dataclass(frozen=True, slots=True)
+class PayContext:
+    state: LoadedHit
+    balance_minor: int                  # the pool account's posted balance
+    owed: Mapping[str, int]             # player id -> the sum of their shares
+    credits: Mapping[str, PlayerCredit]
+    ceiling_minor: int | None           # of a gaming account opened by the payment
+
+
+class PayHitCommand(BaseCommand[PayContext, HitResult]):
+    name = "jackpots.pay_hit"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> PayContext:
+        state = _load_hit(arguments["hit_id"], call)
+        hit, pool = state.hit, state.hit.pool
         balance = Account.objects.get(code=pool.pool_account).balance_minor
-        amount = hit.amount_minor or 0
-        metadata = Metadata(actor=actor, source=SOURCE)
-        place = rules.venue(pool.venue)
         owed: dict[str, int] = {}
-        for share in hit.shares:
+        for share in hit.shares or ():
             if share["amount_minor"]:
                 owed[share["player_id"]] = owed.get(share["player_id"], 0) + share["amount_minor"]
-        # Each share up to the gaming account's ceiling, the rest owed to the
-        # player's bank account (decision online.account.balance_overflow,
-        # 002:L3068-3070; casino/cage/credits.py).
-        credits = credit_players(owed, currency=pool.currency, venue=pool.venue,
-                                 on=engine.day_of(clock.now(), place.time_zone,
-                                                  place.gaming_day_start),
-                                 metadata=metadata)
+        credits: dict[str, PlayerCredit] = {}
+        if can_proceed(hit.pay) and state.earlier is None:
+            # Each share up to the gaming account's ceiling, the rest owed to
+            # the player's bank account (decision
+            # online.account.balance_overflow, 002:L3068-3070;
+            # casino/cage/credits.py, which opens payouts_due if needed).
+            credits = credit_players(owed, currency=pool.currency, venue=pool.venue,
+                                     on=state.day,
+                                     metadata=Metadata(actor=state.actor, source=SOURCE))
+        return PayContext(state=state, balance_minor=balance, owed=owed, credits=credits,
+                          ceiling_minor=account_ceiling(state.day) if owed else None)
+
+    def check(self, context: PayContext) -> None:
+        _require(context.state.hit, "pay", Code.HIT_NOT_APPROVED)
+        _refuse_if_earlier_open(context.state)
+
+    def decide(self, context: PayContext) -> Decision:
+        state = context.state
+        hit, pool, stream = state.hit, state.hit.pool, state.stream
+        balance, credits = context.balance_minor, context.credits
+        amount = hit.amount_minor or 0
         events = []
         # A fixed prize larger than the pool: the casino funds the shortfall
         # first, so the pool never goes negative (decision
         # jackpots.progressive.shortfall).
         shortfall = max(0, amount - balance)
         if shortfall:
-            events.append(_top_up_event(stream, pool, hit_id, reason="shortfall",
+            events.append(_top_up_event(state, reason="shortfall",
                                         balance_before_minor=balance, amount_minor=shortfall))
         postings = [p for player_id in sorted(credits) for p in credits[player_id].postings]
         if amount:
             postings.insert(0, Posting(pool.pool_account, amount, pool.currency))
-        payload = {"hit_id": hit_id, "paid_by": actor, "amount_minor": amount,
+        payload = {"hit_id": hit.id, "paid_by": state.actor, "amount_minor": amount,
                    "shares": hit.shares}
         overflow = overflow_blocks(credits[player_id] for player_id in sorted(credits))
         if overflow:
             payload[OVERFLOW_KEY] = overflow
-        events.append(NewEvent(stream=stream, type=HIT_PAID, schema_version=SCHEMA_VERSION,
-                               payload=payload, postings=tuple(postings)))
+        events.append(_hit_event(state, HIT_PAID, payload, postings=tuple(postings)))
         remainder = balance + shortfall - amount
         top_up = max(0, pool.base_guarantee_minor - remainder)
         if top_up:
-            events.append(_top_up_event(stream, pool, hit_id, reason="base_guarantee",
+            events.append(_top_up_event(state, reason="base_guarantee",
                                         balance_before_minor=remainder, amount_minor=top_up))
-        try:
-            result = _append_opening(
-                events, sorted(owed), place=place, expected_versions={stream: version},
-                idempotency_key=idempotency_key, request={"op": "pay_hit", "hit_id": hit_id},
-                metadata=metadata)
-        except (StaleVersion, BalanceMaxExceeded):
-            # BalanceMaxExceeded: a deposit committed after the ceiling split
-            # was read; split again from a new read.
-            continue
-        return _hit_result(_hit_events(result.events), replayed=result.replayed)
-    raise _concurrent()
+        accounts = [dict(code=gaming_account(player_id), type=AccountType.LIABILITY,
+                         currency=state.place.currency,
+                         name=f"Gaming account of player {player_id}",
+                         must_not_go_negative=True, balance_max_minor=context.ceiling_minor)
+                    for player_id in sorted(context.owed)]
+        return Decision(events, {stream: state.version}, accounts=accounts)
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> HitResult:
+        return _hit_result(events, replayed=replayed)
+
+    def refusal(self, context: PayContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, BalanceMaxExceeded):
+            # A credit committed after the ceiling split was read: the split
+            # is stale, as a stale version is; the request may be sent again.
+            return RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
+                               "a gaming account changed while the payment was split at its"
+                               " ceiling; send it again", status=409,
+                               account=error.details.get("account"))
+        return None
 
 
-def _top_up_event(stream: str, pool: JackpotPool, hit_id: str, *, reason: str,
-                  balance_before_minor: int, amount_minor: int) -> NewEvent:
+PAY_HIT = PayHitCommand()
+
+
+def _hit_event(state: LoadedHit, event_type: str, payload: Mapping[str, Any], *,
+               postings: tuple[Posting, ...] = ()) -> NewEvent:
+    """An event of a decision on a hit, dated by the venue's gaming day."""
+    return NewEvent(stream=state.stream, type=event_type, payload=payload, postings=postings,
+                    schema_version=SCHEMA_VERSION, occurred_at=state.at, gaming_day=state.day)
+
+
+def _top_up_event(state: LoadedHit, *, reason: str, balance_before_minor: int,
+                  amount_minor: int) -> NewEvent:
     """The casino's funding of a pool: to its guaranteed base, or a fixed prize's shortfall."""
-    return NewEvent(
-        stream=stream, type=BASE_TOPPED_UP, schema_version=SCHEMA_VERSION,
-        payload={"hit_id": hit_id, "reason": reason,
-                 "base_guarantee_minor": pool.base_guarantee_minor,
-                 "balance_before_minor": balance_before_minor, "amount_minor": amount_minor},
+    pool = state.hit.pool
+    return _hit_event(
+        state, BASE_TOPPED_UP,
+        {"hit_id": state.hit.id, "reason": reason,
+         "base_guarantee_minor": pool.base_guarantee_minor,
+         "balance_before_minor": balance_before_minor, "amount_minor": amount_minor},
         postings=(Posting(pool.funding_account, amount_minor, pool.currency),
                   Posting(pool.pool_account, -amount_minor, pool.currency)))
-
-
-def _append_opening(events: list[NewEvent], player_ids: Sequence[str], *, place: Venue,
-                    **arguments):
-    """Append, first opening any gaming account a share goes to (cage terms)."""
-    codes = [gaming_account(pid) for pid in player_ids]
-    missing = [c for c in codes if not Account.objects.filter(code=c).exists()]
-    if not missing:
-        return append(events, **arguments)
-    with transaction.atomic():
-        for code in missing:
-            open_account(code=code, type=AccountType.LIABILITY, currency=place.currency,
-                         name=f"Gaming account of player {code.split('/')[1]}",
-                         must_not_go_negative=True,
-                         balance_max_minor=account_ceiling(clock.now().date()),
-                         metadata=arguments.get("metadata"))
-        return append(events, **arguments)
 
 
 def _hit(hit_id: str) -> JackpotHit:
     hit = JackpotHit.objects.select_related("pool").filter(id=hit_id).first()
     if hit is None:
-        raise JackpotError(Code.UNKNOWN_HIT, f"no jackpot hit {hit_id!r}", status=404,
-                           hit_id=hit_id)
+        raise _unknown_hit(hit_id)
     return hit
 
 
-def _transition(hit: JackpotHit, name: str, code: Code) -> None:
-    """Run the django-fsm transition on the loaded row (never saved: events set state)."""
-    from django_fsm import TransitionNotAllowed
+def _unknown_hit(hit_id: str) -> JackpotError:
+    return JackpotError(Code.UNKNOWN_HIT, f"no jackpot hit {hit_id!r}", status=404,
+                        hit_id=hit_id)
 
-    try:
-        getattr(hit, name)()
-    except TransitionNotAllowed:
+
+def _require(hit: JackpotHit, name: str, code: Code) -> None:
+    """Refuse a step the hit's django-fsm transitions do not allow from its state.
+
+    The transition is only asked (`can_proceed`), never run: events set the state.
+    """
+    if not can_proceed(getattr(hit, name)):
         raise JackpotError(code, f"hit {hit.id} is {hit.state}; cannot {name} it", status=409,
-                           hit_id=hit.id, state=hit.state) from None
+                           hit_id=hit.id, state=hit.state)
 
 
-def _refuse_if_earlier_open(hit: JackpotHit) -> None:
-    """Near-simultaneous hits go in the order their hands started (000:L2854-2861)."""
+def _earlier_open(hit: JackpotHit) -> JackpotHit | None:
+    """An earlier hit of the pool still open, if any (000:L2854-2861)."""
     # Hits of one instant (two progressive boxes of one round) go in the
     # order they were recorded (decision jackpots.progressive.order).
-    earlier = (JackpotHit.objects.filter(pool_id=hit.pool_id, state__in=OPEN_HIT_STATES)
-               .filter(Q(hand_started_at__lt=hit.hand_started_at)
-                       | Q(hand_started_at=hit.hand_started_at,
-                           recorded_position__lt=hit.recorded_position))
-               .exclude(id=hit.id).order_by("hand_started_at", "recorded_position").first())
+    return (JackpotHit.objects.filter(pool_id=hit.pool_id, state__in=OPEN_HIT_STATES)
+            .filter(Q(hand_started_at__lt=hit.hand_started_at)
+                    | Q(hand_started_at=hit.hand_started_at,
+                        recorded_position__lt=hit.recorded_position))
+            .exclude(id=hit.id).order_by("hand_started_at", "recorded_position").first())
+
+
+def _refuse_if_earlier_open(state: LoadedHit) -> None:
+    """Near-simultaneous hits go in the order their hands started (000:L2854-2861)."""
+    earlier = state.earlier
     if earlier is not None:
         raise JackpotError(Code.EARLIER_HIT_OPEN,
                            f"hit {earlier.id} started earlier and is still {earlier.state};"
                            " it is settled first (000:L2854-2861)", status=409,
-                           hit_id=hit.id, earlier_hit_id=earlier.id)
-
-
-def _version(stream: str) -> int:
-    return Stream.objects.filter(name=stream).values_list("version", flat=True).first() or 0
-
-
-def _concurrent() -> JackpotError:
-    return JackpotError(Code.CONCURRENT_UPDATE, "the pool changed while deciding; try again",
-                        status=409)
-
-
-def _hit_events(events: Sequence[RecordedEvent]) -> list[RecordedEvent]:
-    return list(events)
-
-
-def _replay_hit(events: Sequence[RecordedEvent], event_type: str, hit_id: str) -> HitResult:
-    from ledger.errors import IdempotencyConflict
-
-    if events[0].type != event_type or events[0].payload.get("hit_id") != hit_id:
-        raise IdempotencyConflict(
-            "this idempotency key was already used for a different request",
-            idempotency_key=events[0].idempotency_key)
-    return _hit_result(events, replayed=True)
+                           hit_id=state.hit.id, earlier_hit_id=earlier.id)
 
 
 def _hit_result(events: Sequence[RecordedEvent], *, replayed: bool) -> HitResult:

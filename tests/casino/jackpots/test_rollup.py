@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.db import IntegrityError, connection, transaction
 
+from casino import runner
 from casino.compliance.pipeline import venue_day
-from casino.jackpots import commands
 from casino.jackpots.accounts import funding_account, pending_account, pool_account
 from casino.jackpots.commands import ensure_pool, rollup_closed_days, rollup_day
 from casino.jackpots.engine import day_length
@@ -169,7 +169,7 @@ def test_a_rollup_killed_before_commit_leaves_nothing_and_reruns_once(venues, mo
     pool_at(VENUE, D(2026, 6, 15))
     contribute(VENUE, D(2026, 6, 15), [100, 100, 100])
     count = Event.objects.count()
-    real_append = commands.append
+    real_append = runner.append   # the runner is the one caller of the ledger's append
 
     def dying_append(events, **kwargs):
         if events[0].type == CONTRIBUTIONS_ROLLED_UP:
@@ -177,11 +177,11 @@ def test_a_rollup_killed_before_commit_leaves_nothing_and_reruns_once(venues, mo
             raise SystemExit("worker killed")  # ...which never commits
         return real_append(events, **kwargs)
 
-    monkeypatch.setattr(commands, "append", dying_append)
+    monkeypatch.setattr(runner, "append", dying_append)
     with pytest.raises(SystemExit):
         rollup_day(venue=VENUE, gaming_day=D(2026, 6, 15))
     assert Event.objects.count() == count and not _rollups()
-    monkeypatch.setattr(commands, "append", real_append)
+    monkeypatch.setattr(runner, "append", real_append)
     assert rollup_closed_days(venue=VENUE)[0].amount_minor == 300
     assert rollup_closed_days(venue=VENUE) == []
     assert len(_rollups()) == 1
