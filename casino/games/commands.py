@@ -1,12 +1,15 @@
 """Write side of the house-banked games: tables, rounds, bets, settlement.
 
-Each command: replay a request whose idempotency key is recorded (its
-result, or its recorded refusal); load the round and its bets from the
-projection and the stream's version; check (a refusal by a game rule is
-appended as `games.bet_rejected` or `games.outcome_rejected` under the
-request's key, then raised; the compliance pipeline records its own);
-decide events and postings with the pure engine (casino/games/engine); one
-`append` expecting the stream version read, retried from the load when
+Every write is a command run by `casino.runner.run` (idempotency, retries,
+refusal recording and error mapping live there, once). Each command:
+load reads the round stream's version first, then the round and its bets
+from the projection (and, for a bet, the compliance context); check raises
+a state conflict (409, nothing written) or returns the refusal to record
+(a game rule's as `games.bet_rejected` or `games.outcome_rejected`, the
+compliance pipeline's as `compliance.attempt_rejected`), which the runner
+appends under the request's key before raising it; decide builds events
+and postings with the pure engine (casino/games/engine); the runner appends
+them expecting the versions read and starts again from the load when
 another writer got there first.
 
 The settlement is computed from the outcome facts and the rulebook's pay
@@ -28,9 +31,12 @@ A player's return (settlement) or stake back (void) is credited to the
 gaming account only up to its ceiling; the rest goes to
 `bank/<venue>/payouts_due` and the event's payload carries an `overflow`
 block (ray-online decision online.account.balance_overflow, 002:L3068-3070;
-casino/cage/credits.py). The split is read before the append: a deposit
-committed in between makes the ledger refuse the append with
-BalanceMaxExceeded, and the command splits again from a new read.
+casino/cage/credits.py). The split is read in the load, after the versions
+of the credited players' streams: a deposit committed in between makes the
+append stale and the runner splits again from a new read. A credit from
+elsewhere (another table) that fills the account meanwhile makes the ledger
+refuse the append with BalanceMaxExceeded, answered as the runner's 409
+`concurrent_update` (send it again).
 """
 
 from __future__ import annotations
@@ -45,30 +51,32 @@ from typing import Any, Mapping, Sequence
 
 from django.db import transaction
 
-from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.credits import credit_players, overflow_blocks
-from casino.cage.events import OVERFLOW_KEY, gaming_account
-from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
+from casino.cage.credits import PlayerCredit, credit_players, overflow_blocks
+from casino.cage.events import OVERFLOW_KEY, gaming_account, payouts_due
+from casino.compliance.checks import AttemptContext, Verdict, run_checks
+from casino.compliance.events import ALERT_RAISED
 from casino.compliance.models import AlertKind
-from casino.compliance.pipeline import Attempt, authorize, raise_recorded_rejection, venue_day
+from casino.compliance.pipeline import Attempt, load_context, rejection, venue_day
 from casino.compliance.pipeline import verdict_record
 from casino.jackpots.accounts import pending_account as jackpot_pending
+from casino.players.events import player_stream
 from casino.roles import Role, has_role
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, RuleTable, Venue
-from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent, append
-from ledger import open_account
-from ledger.errors import (
-    AccountExists,
-    BalanceMaxExceeded,
-    IdempotencyConflict,
-    InsufficientFunds,
-    StaleVersion,
+from casino.runner import (
+    BaseCommand,
+    Call,
+    Decision,
+    Rejection,
+    RunnerError,
+    RunnerErrorCode,
+    run,
 )
-from ledger.canonical import request_fingerprint
-from ledger.models import Account, AccountType, IdempotencyRecord, Stream
-from ledger.store import recorded_result
+from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
+from ledger.models import Account, AccountType
+from ledger.store import stream_version
 
 from . import signals
 from .engine import GAMES, BetIn, BetInvalid, OutcomeInvalid, Settled
@@ -98,7 +106,6 @@ from .events import (
 )
 from .models import Bet, GameTable, Round, RoundState
 
-ATTEMPTS_MAX = 5
 SIDE_BET_CITES = {"texas_holdem_bonus": "002:L2160", "texas_holdem_bonus_progressive": "002:L2295",
                   "ultimate_texas_holdem": "002:L2319",
                   "ultimate_texas_holdem_progressive": "002:L2476",
@@ -154,6 +161,12 @@ class RoundResult:
     replayed: bool = False
 
 
+
+
+def _call(actor: str, idempotency_key: str | None, at: dt.datetime | None) -> Call:
+    return Call(actor=actor, key=idempotency_key, at=at, source=SOURCE)
+
+
 # ---------------------------------------------------------------------------
 # Tables and rounds
 # ---------------------------------------------------------------------------
@@ -169,92 +182,160 @@ def open_table(*, venue: str, game: str, config: Mapping[str, Any] | None = None
     games.game_not_offered, 422); the configuration (blackjack version and
     payout, side game, punto banco's banco rule) is checked by the engine.
     """
-    recorded = _recorded(idempotency_key, {
-        "op": "open_table", "venue": venue, "game": game, "config": dict(config or {}),
-        "stake_minor_min": stake_minor_min, "stake_minor_max": stake_minor_max})
-    if recorded is not None:
-        if recorded[0].type != TABLE_OPENED:
-            raise _conflict(recorded[0])
-        return _table_result(recorded[0], replayed=True)
-    engine = GAMES.get(game)
-    if engine is None:
-        raise GamesError(Code.INVALID_REQUEST, f"unknown game {game!r}; one of"
-                         f" {', '.join(sorted(GAMES))}", status=400, field="game")
-    if type(stake_minor_min) is not int or type(stake_minor_max) is not int or not (
-            0 < stake_minor_min <= stake_minor_max):
-        raise GamesError(Code.INVALID_REQUEST, "the stake range needs 0 < minimum <= maximum",
-                         status=400, field="stake_min")
-    place = rules.venue(venue)
-    at = at or clock.now()
-    rulebook = rules.rulebook_in_force(place.rulebook_id, _local_date(place, at))
-    tables = _tables(rulebook, engine)
-    try:
-        clean = engine.configure(dict(config or {}), tables)
-    except BetInvalid as error:
-        raise GamesError(Code.INVALID_REQUEST, str(error), status=400, field="config") from None
-    table_id = f"gt-{uuid.uuid4().hex[:12]}"
-    payload = {"table_id": table_id, "venue": place.code, "game": game,
-               "currency": place.currency, "rulebook": rulebook.key, "config": clean,
-               "stake_minor_min": stake_minor_min, "stake_minor_max": stake_minor_max}
-    event = NewEvent(stream=table_stream(table_id), type=TABLE_OPENED, payload=payload,
-                     schema_version=SCHEMA_VERSION, occurred_at=at,
-                     gaming_day=venue_day(place, at))
-    request = {"op": "open_table", "venue": venue, "game": game, "config": dict(config or {}),
-               "stake_minor_min": stake_minor_min, "stake_minor_max": stake_minor_max}
-    accounts = [table_stakes(table_id), house_games(place.code, game),
-                house_commission(place.code, game)]
-    for _ in range(ATTEMPTS_MAX):
+    arguments = {"venue": venue, "game": game, "config": _jsonable(dict(config or {})),
+                 "stake_minor_min": stake_minor_min, "stake_minor_max": stake_minor_max}
+    return run(OPEN_TABLE, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class TableContext:
+    table_id: str
+    place: Venue
+    game: str
+    rulebook: str
+    config: Mapping[str, Any]
+    stake_minor_min: int
+    stake_minor_max: int
+    at: dt.datetime
+
+
+class OpenTable(BaseCommand[TableContext, TableResult]):
+    name = "games.open_table"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> TableContext:
+        game = arguments["game"]
+        engine = GAMES.get(game)
+        if engine is None:
+            raise GamesError(Code.INVALID_REQUEST, f"unknown game {game!r}; one of"
+                             f" {', '.join(sorted(GAMES))}", status=400, field="game")
+        low, high = arguments["stake_minor_min"], arguments["stake_minor_max"]
+        if type(low) is not int or type(high) is not int or not 0 < low <= high:
+            raise GamesError(Code.INVALID_REQUEST,
+                             "the stake range needs 0 < minimum <= maximum",
+                             status=400, field="stake_min")
+        place = rules.venue(arguments["venue"])
+        at = call.moment()
+        rulebook = rules.rulebook_in_force(place.rulebook_id, _local_date(place, at))
+        tables = _tables(rulebook, engine)
         try:
-            result = _append([event], accounts, place=place, at=at,
-                             expected_versions={event.stream: 0},
-                             idempotency_key=idempotency_key, request=request, actor=actor)
-        except AccountExists:
-            continue
-        return _table_result(result.events[0], replayed=result.replayed)
-    raise _concurrent()
+            clean = engine.configure(dict(arguments["config"]), tables)
+        except BetInvalid as error:
+            raise GamesError(Code.INVALID_REQUEST, str(error), status=400,
+                             field="config") from None
+        # A new table's stream is new: its expected version is 0, nothing to read.
+        return TableContext(table_id=f"gt-{uuid.uuid4().hex[:12]}", place=place, game=game,
+                            rulebook=rulebook.key, config=clean, stake_minor_min=low,
+                            stake_minor_max=high, at=at)
+
+    def decide(self, context: TableContext) -> Decision:
+        place, table_id = context.place, context.table_id
+        payload = {"table_id": table_id, "venue": place.code, "game": context.game,
+                   "currency": place.currency, "rulebook": context.rulebook,
+                   "config": context.config, "stake_minor_min": context.stake_minor_min,
+                   "stake_minor_max": context.stake_minor_max}
+        event = NewEvent(stream=table_stream(table_id), type=TABLE_OPENED, payload=payload,
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=venue_day(place, context.at))
+        codes = (table_stakes(table_id), house_games(place.code, context.game),
+                 house_commission(place.code, context.game))
+        return Decision([event], {event.stream: 0},
+                        accounts=[_account_terms(code, place=place, at=context.at)
+                                  for code in codes])
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> TableResult:
+        return _table_result(events[0], replayed=replayed)
 
 
 def open_round(*, table_id: str, actor: str, idempotency_key: str | None = None,
                at: dt.datetime | None = None) -> RoundResult:
     """Open the table's next round for bets; the last one must be finished."""
-    recorded = _recorded(idempotency_key, {"op": "open_round", "table_id": table_id})
-    if recorded is not None:
-        return _replay_round(recorded, (ROUND_OPENED,))
-    at = at or clock.now()
-    for _ in range(ATTEMPTS_MAX):
-        table = _table(table_id)
+    return run(OPEN_ROUND, {"table_id": table_id}, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class NextRoundContext:
+    table: GameTable
+    place: Venue
+    last: Round | None
+    last_version: int
+    at: dt.datetime
+
+
+class _RoundCommand(BaseCommand[Any, RoundResult]):
+    """A write on a round: answers the round, or re-raises a recorded game refusal."""
+
+    source = SOURCE
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> RoundResult:
+        if events[0].type in (BET_REJECTED, OUTCOME_REJECTED):
+            _raise_recorded_refusal(events[0])
+        return _round_result(events, replayed=replayed)
+
+
+class OpenRound(_RoundCommand):
+    name = "games.open_round"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> NextRoundContext:
+        table = _table(arguments["table_id"])
         last = Round.objects.filter(table=table).order_by("-number").first()
+        # The last round's stream is known only from the projection, so its
+        # version is read after it: a round seen unfinished that finished
+        # meanwhile is refused (send it again); settled and voided are final,
+        # so a version read after them is still theirs.
+        version = stream_version(round_stream(table.id, last.number)) if last else 0
+        return NextRoundContext(table=table, place=rules.venue(table.venue), last=last,
+                                last_version=version, at=call.moment())
+
+    def check(self, context: NextRoundContext) -> Rejection | None:
+        last = context.last
         if last is not None and last.state not in (RoundState.SETTLED, RoundState.VOIDED):
             raise GamesError(Code.ROUND_RUNNING, f"round {last.id} is {last.state}",
                              status=409, round_id=last.id, state=last.state)
+        return None
+
+    def decide(self, context: NextRoundContext) -> Decision:
+        table, last = context.table, context.last
         number = (last.number if last else 0) + 1
-        place = rules.venue(table.venue)
         stream = round_stream(table.id, number)
         event = NewEvent(stream=stream, type=ROUND_OPENED,
                          payload={"round_id": round_id_of(table.id, number),
                                   "table_id": table.id, "number": number},
-                         schema_version=SCHEMA_VERSION, occurred_at=at,
-                         gaming_day=venue_day(place, at))
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=venue_day(context.place, context.at))
         expected = {stream: 0}
         if last is not None:
-            expected[round_stream(table.id, last.number)] = _version(
-                round_stream(table.id, last.number))
-        try:
-            result = append([event], expected_versions=expected,
-                            idempotency_key=idempotency_key,
-                            request={"op": "open_round", "table_id": table_id},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        return _round_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+            expected[round_stream(table.id, last.number)] = context.last_version
+        return Decision([event], expected)
 
 
 def close_betting(*, round_id: str, actor: str, idempotency_key: str | None = None,
                   at: dt.datetime | None = None) -> RoundResult:
     """No more bets (002:L143, L1545): from now on only in-play bets."""
-    return _transition(round_id, BETTING_CLOSED, (RoundState.OPEN,), {}, actor=actor,
-                       idempotency_key=idempotency_key, at=at, op="close_betting")
+    return run(CLOSE_BETTING, {"round_id": round_id}, _call(actor, idempotency_key, at))
+
+
+class Transition(_RoundCommand):
+    """A round's step that only records itself (closing the betting)."""
+
+    def __init__(self, operation: str, event_type: str, allowed: Sequence[str]) -> None:
+        self.name = f"games.{operation}"
+        self.event_type = event_type
+        self.allowed = tuple(allowed)
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> RoundContext:
+        return _load_round(arguments["round_id"], call.moment())
+
+    def check(self, context: RoundContext) -> Rejection | None:
+        _check_state(context.round, self.allowed)
+        return None
+
+    def decide(self, context: RoundContext) -> Decision:
+        event = NewEvent(stream=context.stream, type=self.event_type,
+                         payload={"round_id": context.round.id},
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=context.day)
+        return Decision([event], {context.stream: context.version})
 
 
 # ---------------------------------------------------------------------------
@@ -277,77 +358,126 @@ def place_bet(*, round_id: str, player_id: str, kind: str, spec: Mapping[str, An
     (nothing left under the cap), games.raise_not_allowed. No credit:
     games.insufficient_funds, nothing written.
     """
-    spec = dict(spec or {})
-    request = {"op": "place_bet", "round_id": round_id, "player_id": player_id,
-               "kind": kind, "spec": spec, "stake_minor": stake_minor}
-    recorded = _recorded(idempotency_key, request)
-    if recorded is not None:
-        return _replay_bet(recorded)
-    if type(stake_minor) is not int or stake_minor <= 0:
-        raise GamesError(Code.INVALID_REQUEST, "stake must be a positive amount", status=400,
-                         field="stake")
-    at = at or clock.now()
-    for _ in range(ATTEMPTS_MAX):
-        ctx = _load_round(round_id)
-        engine = GAMES[ctx.table.game]
+    arguments = {"round_id": round_id, "player_id": player_id, "kind": kind,
+                 "spec": _jsonable(dict(spec or {})), "stake_minor": stake_minor}
+    return run(PLACE_BET, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True)
+class BetContext:
+    round: RoundContext
+    request: Mapping[str, Any]      # what a recorded refusal repeats
+    player_id: str
+    kind: str
+    bet_kind: Any
+    stake_minor: int
+    refusal: GamesError | None      # by the table's rules
+    cap: tuple[int, str]
+    valid_minor: int
+    attempt: Attempt | None
+    compliance: AttemptContext | None
+    verdict: Verdict | None
+    account_open: bool
+
+
+class PlaceBet(BaseCommand[BetContext, BetResult]):
+    name = "games.place_bet"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> BetContext:
+        stake_minor, kind, spec = arguments["stake_minor"], arguments["kind"], arguments["spec"]
+        if type(stake_minor) is not int or stake_minor <= 0:
+            raise GamesError(Code.INVALID_REQUEST, "stake must be a positive amount",
+                             status=400, field="stake")
+        round_id, player_id = arguments["round_id"], arguments["player_id"]
+        ctx = _load_round(round_id, call.moment())
         try:
-            bet_kind = engine.bet_kind(kind, spec, ctx.tables, ctx.table.config)
+            bet_kind = GAMES[ctx.table.game].bet_kind(kind, spec, ctx.tables, ctx.table.config)
         except BetInvalid as error:
             raise GamesError(Code.INVALID_BET, str(error), status=400, kind=kind,
                              spec=spec) from None
-        state = ctx.round.state
-        if state != RoundState.OPEN and not (state == RoundState.CLOSED and bet_kind.in_play):
-            raise GamesError(Code.BETTING_CLOSED,
-                             f"round {round_id} is {state}: no more bets"
-                             + (" (in-play bets only after the close)" if state ==
-                                RoundState.CLOSED else ""),
-                             status=409, round_id=round_id, state=state, cite="002:L1545")
-        if bet_kind.in_play and state == RoundState.OPEN:
-            raise GamesError(Code.RAISE_NOT_ALLOWED,
-                             f"a {kind} is placed after betting closes", status=409,
-                             round_id=round_id, kind=kind)
         mine = [b for b in ctx.bets if b.player_id == player_id]
         refusal, cap = _stake_refusal(ctx, bet_kind, mine, stake_minor, player_id)
-        if refusal is not None:
-            _record_rejection(BET_REJECTED, ctx.stream, refusal, request, place=ctx.place,
-                              at=at, actor=actor, idempotency_key=idempotency_key)
-            raise refusal
-        limit_minor, limit_cite = cap
-        valid = min(stake_minor, limit_minor)
-        verdict = authorize(Attempt(kind="stake", venue=ctx.table.venue, amount_minor=valid,
-                                    currency=ctx.table.currency, player_id=player_id,
-                                    game=ctx.table.game, bet_unit=bet_kind.bet_unit,
-                                    category=CATEGORY, at=at,
-                                    in_play_raise=bet_kind.raise_of is not None),
-                            actor=actor, idempotency_key=idempotency_key)
-        account = gaming_account(player_id)
-        if not Account.objects.filter(code=account).exists():
-            raise _insufficient(account, 0, valid)
-        bet_id = f"{round_id}.{len(ctx.bets) + 1}"
+        valid = min(stake_minor, cap[0])
+        attempt = compliance = verdict = None
+        account_open = False
+        if refusal is None and _betting_error(ctx, bet_kind, kind) is None:
+            attempt = Attempt(kind="stake", venue=ctx.table.venue, amount_minor=valid,
+                              currency=ctx.table.currency, player_id=player_id,
+                              game=ctx.table.game, bet_unit=bet_kind.bet_unit,
+                              category=CATEGORY, at=ctx.at,
+                              in_play_raise=bet_kind.raise_of is not None)
+            compliance = load_context(attempt)
+            verdict = run_checks(compliance)
+            account_open = verdict.allowed and Account.objects.filter(
+                code=gaming_account(player_id)).exists()
+        return BetContext(round=ctx, request={"op": "place_bet", **arguments},
+                          player_id=player_id, kind=kind, bet_kind=bet_kind,
+                          stake_minor=stake_minor, refusal=refusal, cap=cap, valid_minor=valid,
+                          attempt=attempt, compliance=compliance, verdict=verdict,
+                          account_open=account_open)
+
+    def check(self, context: BetContext) -> Rejection | None:
+        error = _betting_error(context.round, context.bet_kind, context.kind)
+        if error is not None:
+            raise error
+        if context.refusal is not None:
+            return _rejection(BET_REJECTED, context.round, context.refusal, context.request)
+        if not context.verdict.allowed:
+            return rejection(context.attempt, context.compliance, context.verdict)
+        if not context.account_open:
+            raise _insufficient(gaming_account(context.player_id), 0, context.valid_minor)
+        return None
+
+    def decide(self, context: BetContext) -> Decision:
+        ctx, bet_kind, valid = context.round, context.bet_kind, context.valid_minor
+        limit_minor, limit_cite = context.cap
+        round_id = ctx.round.id
+        currency = ctx.table.currency
         payload = {
-            "round_id": round_id, "bet_id": bet_id, "player_id": player_id, "kind": kind,
+            "round_id": round_id, "bet_id": f"{round_id}.{len(ctx.bets) + 1}",
+            "player_id": context.player_id, "kind": context.kind,
             "spec": dict(bet_kind.spec), "position": bet_kind.position,
             "bet_unit": bet_kind.bet_unit, "in_play": bet_kind.in_play,
-            "stake_minor_offered": stake_minor, "stake_minor": valid,
-            "void_minor": stake_minor - valid, "cap_minor": limit_minor, "cap_cite": limit_cite,
-            "verdict": verdict_record(verdict),
+            "stake_minor_offered": context.stake_minor, "stake_minor": valid,
+            "void_minor": context.stake_minor - valid, "cap_minor": limit_minor,
+            "cap_cite": limit_cite, "verdict": verdict_record(context.verdict),
         }
         event = NewEvent(stream=ctx.stream, type=BET_PLACED, payload=payload,
-                         postings=(Posting(account, valid, ctx.table.currency),
-                                   Posting(table_stakes(ctx.table.id), -valid,
-                                           ctx.table.currency)),
-                         schema_version=SCHEMA_VERSION, occurred_at=at,
-                         gaming_day=venue_day(ctx.place, at))
-        try:
-            result = append([event], expected_versions={ctx.stream: ctx.version},
-                            idempotency_key=idempotency_key, request=request,
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        except InsufficientFunds as error:
-            raise _insufficient(account, error.details.get("balance_minor", 0), valid) from None
-        return _bet_result(result.events[0], replayed=result.replayed)
-    raise _concurrent()
+                         postings=(Posting(gaming_account(context.player_id), valid, currency),
+                                   Posting(table_stakes(ctx.table.id), -valid, currency)),
+                         schema_version=SCHEMA_VERSION, occurred_at=ctx.at,
+                         gaming_day=ctx.day)
+        return Decision([event], {ctx.stream: ctx.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> BetResult:
+        if events[0].type == BET_REJECTED:
+            _raise_recorded_refusal(events[0])
+        return _bet_result(events[0], replayed=replayed)
+
+    def refusal(self, context: BetContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, InsufficientFunds):
+            return _insufficient(gaming_account(context.player_id),
+                                 error.details.get("balance_minor", 0), context.valid_minor)
+        return None
+
+
+def _betting_error(ctx: "RoundContext", bet_kind, kind: str) -> GamesError | None:
+    """Why the round takes no such bet now (409, nothing written), or None (pure)."""
+    state = ctx.round.state
+    if state != RoundState.OPEN and not (state == RoundState.CLOSED and bet_kind.in_play):
+        return GamesError(Code.BETTING_CLOSED,
+                          f"round {ctx.round.id} is {state}: no more bets"
+                          + (" (in-play bets only after the close)" if state ==
+                             RoundState.CLOSED else ""),
+                          status=409, round_id=ctx.round.id, state=state, cite="002:L1545")
+    if bet_kind.in_play and state == RoundState.OPEN:
+        return GamesError(Code.RAISE_NOT_ALLOWED,
+                          f"a {kind} is placed after betting closes", status=409,
+                          round_id=ctx.round.id, kind=kind)
+    return None
+
+
 
 
 def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[Bet], stake_minor: int,
@@ -421,6 +551,8 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[Bet], stake_min
     return None, (room, cite)
 
 
+
+
 # ---------------------------------------------------------------------------
 # Outcome, settlement, void
 # ---------------------------------------------------------------------------
@@ -436,28 +568,53 @@ def record_outcome(*, round_id: str, outcome: Mapping[str, Any], actor: str,
     recorded as `games.outcome_rejected` and refused (422); the round stays
     closed, to be recorded again or voided.
     """
-    request = {"op": "record_outcome", "round_id": round_id,
-               "outcome": _jsonable(outcome)}
-    recorded = _recorded(idempotency_key, request)
-    if recorded is not None:
-        return _replay_round(recorded, (OUTCOME_RECORDED,), rejected=OUTCOME_REJECTED)
-    at = at or clock.now()
-    if not isinstance(outcome, Mapping):
-        raise GamesError(Code.INVALID_REQUEST, "outcome must be an object", status=400)
-    ctx = _load_round(round_id)
-    _check_state(ctx.round, (RoundState.CLOSED,))
-    engine = GAMES[ctx.table.game]
-    try:
-        clean = engine.check_outcome(dict(outcome), ctx.table.config, ctx.bet_inputs, ctx.tables)
-        engine.settle(ctx.bet_inputs, clean, ctx.tables, ctx.table.config)  # settles cleanly
-    except (OutcomeInvalid, KeyError, ValueError) as error:
-        refusal = GamesError(Code.INVALID_OUTCOME, str(error), round_id=round_id)
-        _record_rejection(OUTCOME_REJECTED, ctx.stream, refusal, request,
-                          place=ctx.place, at=at, actor=actor, idempotency_key=idempotency_key)
-        raise refusal from None
-    return _transition(round_id, OUTCOME_RECORDED, (RoundState.CLOSED,),
-                       {"outcome": clean}, actor=actor, idempotency_key=idempotency_key,
-                       at=at, op="record_outcome", request_extra={"outcome": _jsonable(outcome)})
+    return run(RECORD_OUTCOME, {"round_id": round_id, "outcome": _jsonable(outcome)},
+               _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True)
+class OutcomeContext:
+    round: RoundContext
+    request: Mapping[str, Any]
+    clean: Mapping[str, Any] | None     # the engine's facts, when they hold
+    refusal: GamesError | None          # why they do not
+
+
+class RecordOutcome(_RoundCommand):
+    name = "games.record_outcome"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> OutcomeContext:
+        outcome = arguments["outcome"]
+        if not isinstance(outcome, Mapping):
+            raise GamesError(Code.INVALID_REQUEST, "outcome must be an object", status=400)
+        ctx = _load_round(arguments["round_id"], call.moment())
+        clean = refusal = None
+        if ctx.round.state == RoundState.CLOSED:
+            engine = GAMES[ctx.table.game]
+            try:
+                clean = engine.check_outcome(dict(outcome), ctx.table.config, ctx.bet_inputs,
+                                             ctx.tables)
+                engine.settle(ctx.bet_inputs, clean, ctx.tables, ctx.table.config)
+            except (OutcomeInvalid, KeyError, ValueError) as error:
+                clean = None
+                refusal = GamesError(Code.INVALID_OUTCOME, str(error), round_id=ctx.round.id)
+        return OutcomeContext(round=ctx, request={"op": "record_outcome", **arguments},
+                              clean=clean, refusal=refusal)
+
+    def check(self, context: OutcomeContext) -> Rejection | None:
+        _check_state(context.round.round, (RoundState.CLOSED,))
+        if context.refusal is not None:
+            return _rejection(OUTCOME_REJECTED, context.round, context.refusal,
+                              context.request)
+        return None
+
+    def decide(self, context: OutcomeContext) -> Decision:
+        ctx = context.round
+        event = NewEvent(stream=ctx.stream, type=OUTCOME_RECORDED,
+                         payload={"round_id": ctx.round.id, "outcome": context.clean},
+                         schema_version=SCHEMA_VERSION, occurred_at=ctx.at,
+                         gaming_day=ctx.day)
+        return Decision([event], {ctx.stream: ctx.version})
 
 
 def settle_round(*, round_id: str, declared_minor: Mapping[str, int] | None = None,
@@ -471,54 +628,88 @@ def settle_round(*, round_id: str, declared_minor: Mapping[str, int] | None = No
     disputed round is settled (at the computed payouts) only by a compliance
     officer, without declared payouts.
     """
-    recorded = _recorded(idempotency_key, {
-        "op": "settle_round", "round_id": round_id,
-        "declared": {str(k): v for k, v in (declared_minor or {}).items()}})
-    if recorded is not None:
-        replay = _replay_round(recorded, (PLAYER_SETTLED, ROUND_SETTLED, ROUND_DISPUTED))
-        opened = GameTable.objects.filter(id=replay.table_id).first()
-        if opened is not None:
-            _announce_hits(recorded, opened.venue)
-        return replay
-    at = at or clock.now()
     declared = {str(k): v for k, v in (declared_minor or {}).items()}
-    for _ in range(ATTEMPTS_MAX):
-        ctx = _load_round(round_id)
-        if ctx.round.state == RoundState.DISPUTED:
-            if declared or not _is_officer(actor):
+    return run(SETTLE_ROUND, {"round_id": round_id, "declared": declared},
+               _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True)
+class SettleContext:
+    round: RoundContext
+    declared: Mapping[str, int]
+    officer: bool
+    settled: Sequence[Settled]
+    mismatched: bool
+    win_max: tuple[int, str] | None
+    credits: Mapping[str, PlayerCredit]
+    player_versions: Mapping[str, int]
+
+
+class SettleRound(_RoundCommand):
+    name = "games.settle_round"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> SettleContext:
+        declared = dict(arguments["declared"])
+        ctx = _load_round(arguments["round_id"], call.moment())
+        state = ctx.round.state
+        officer = state == RoundState.DISPUTED and _is_officer(call.actor)
+        settled: Sequence[Settled] = ()
+        mismatched, win_max, credits, versions = False, None, {}, {}
+        known = set(declared) <= {b.id for b in ctx.bets}
+        if state in (RoundState.OUTCOME_RECORDED, RoundState.DISPUTED) and known:
+            settled = GAMES[ctx.table.game].settle(ctx.bet_inputs, ctx.round.outcome,
+                                                   ctx.tables, ctx.table.config)
+            computed = _by_id(settled)
+            mismatched = any(amount != computed[bet_id].returned_minor
+                             for bet_id, amount in declared.items())
+            if not mismatched:
+                win_max = _win_max(ctx)
+                returns = {player_id: _capped_return(items, win_max)[0]
+                           for player_id, items in _by_player(ctx, settled).items()}
+                versions = _player_versions(returns)
+                credits = credit_players(returns, currency=ctx.table.currency,
+                                         venue=ctx.table.venue,
+                                         on=_local_date(ctx.place, ctx.at))
+        return SettleContext(round=ctx, declared=declared, officer=officer, settled=settled,
+                             mismatched=mismatched, win_max=win_max, credits=credits,
+                             player_versions=versions)
+
+    def check(self, context: SettleContext) -> Rejection | None:
+        round_ = context.round.round
+        if round_.state == RoundState.DISPUTED:
+            if context.declared or not context.officer:
                 raise GamesError(Code.ROUND_DISPUTED,
-                                 f"round {round_id} is disputed: a compliance officer settles"
-                                 " it at the computed payouts, or voids it", status=409,
-                                 round_id=round_id)
+                                 f"round {round_.id} is disputed: a compliance officer"
+                                 " settles it at the computed payouts, or voids it",
+                                 status=409, round_id=round_.id)
         else:
-            _check_state(ctx.round, (RoundState.OUTCOME_RECORDED,))
-        unknown = set(declared) - {b.id for b in ctx.bets}
+            _check_state(round_, (RoundState.OUTCOME_RECORDED,))
+        unknown = set(context.declared) - {b.id for b in context.round.bets}
         if unknown:
             raise GamesError(Code.INVALID_REQUEST, f"no bets {sorted(unknown)} in this round",
                              status=400, field="declared")
-        engine = GAMES[ctx.table.game]
-        settled = engine.settle(ctx.bet_inputs, ctx.round.outcome, ctx.tables,
-                                ctx.table.config)
-        day = venue_day(ctx.place, at)
-        mismatched = {bet_id: amount for bet_id, amount in declared.items()
-                      if amount != _by_id(settled)[bet_id].returned_minor}
-        if mismatched:
-            events = _disputed_events(ctx, settled, declared, at=at, day=day)
+        return None
+
+    def decide(self, context: SettleContext) -> Decision:
+        ctx = context.round
+        if context.mismatched:
+            events = _disputed_events(ctx, context.settled, context.declared, at=ctx.at,
+                                      day=ctx.day)
         else:
-            events = _settlement_events(ctx, settled, at=at, day=day)
-        request = {"op": "settle_round", "round_id": round_id, "declared": declared}
-        accounts = [gaming_account(p) for p in {b.player_id for b in ctx.bets}]
-        try:
-            result = _append(events, accounts, place=ctx.place, at=at,
-                             expected_versions={ctx.stream: ctx.version},
-                             idempotency_key=idempotency_key, request=request, actor=actor)
-        except (StaleVersion, AccountExists, BalanceMaxExceeded):
-            # BalanceMaxExceeded: a deposit committed after the ceiling split
-            # was read (casino/cage/credits.py); split again from a new read.
-            continue
-        _announce_hits(result.events, ctx.table.venue)
-        return _round_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+            events = _settlement_events(ctx, context.settled, context.credits,
+                                        context.win_max, at=ctx.at, day=ctx.day)
+        players = sorted({b.player_id for b in ctx.bets})
+        return Decision(events, {ctx.stream: ctx.version, **context.player_versions},
+                        accounts=_accounts_to_open(ctx, events, players))
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> RoundResult:
+        # The signal needs the recorded positions, so it is sent from here,
+        # after the commit; a replay sends it again (receivers key on the bet).
+        _announce_hits(events)
+        return super().answer(events, replayed=replayed)
+
+    def refusal(self, context: SettleContext, error: LedgerError) -> Exception | None:
+        return _credit_raced(error)
 
 
 def void_round(*, round_id: str, reason: str, actor: str, idempotency_key: str | None = None,
@@ -527,76 +718,128 @@ def void_round(*, round_id: str, reason: str, actor: str, idempotency_key: str |
 
     A disputed round is voided only by a compliance officer.
     """
-    recorded = _recorded(idempotency_key, {"op": "void_round", "round_id": round_id,
-                                           "reason": reason})
-    if recorded is not None:
-        return _replay_round(recorded, (ROUND_VOIDED,))
-    if not isinstance(reason, str) or not reason.strip():
-        raise GamesError(Code.INVALID_REQUEST, "give the reason for the void", status=400,
-                         field="reason")
-    at = at or clock.now()
-    for _ in range(ATTEMPTS_MAX):
-        ctx = _load_round(round_id)
-        if ctx.round.state == RoundState.DISPUTED and not _is_officer(actor):
-            raise GamesError(Code.ROUND_DISPUTED, f"round {round_id} is disputed: a"
-                             " compliance officer voids it", status=409, round_id=round_id)
-        _check_state(ctx.round, (RoundState.OPEN, RoundState.CLOSED,
-                                 RoundState.OUTCOME_RECORDED, RoundState.DISPUTED))
+    return run(VOID_ROUND, {"round_id": round_id, "reason": reason},
+               _call(actor, idempotency_key, at))
+
+
+VOIDABLE = (RoundState.OPEN, RoundState.CLOSED, RoundState.OUTCOME_RECORDED,
+            RoundState.DISPUTED)
+
+
+@dataclass(frozen=True)
+class VoidContext:
+    round: RoundContext
+    reason: str
+    officer: bool
+    returned: Mapping[str, int]
+    credits: Mapping[str, PlayerCredit]
+    player_versions: Mapping[str, int]
+
+
+class VoidRound(_RoundCommand):
+    name = "games.void_round"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> VoidContext:
+        reason = arguments["reason"]
+        if not isinstance(reason, str) or not reason.strip():
+            raise GamesError(Code.INVALID_REQUEST, "give the reason for the void", status=400,
+                             field="reason")
+        ctx = _load_round(arguments["round_id"], call.moment())
+        officer = ctx.round.state == RoundState.DISPUTED and _is_officer(call.actor)
         returned: dict[str, int] = defaultdict(int)
         for bet in ctx.bets:
             returned[bet.player_id] += bet.stake_minor
+        returned = dict(sorted(returned.items()))
+        credits, versions = {}, {}
+        if ctx.round.state in VOIDABLE:
+            # Stakes go back through the ceiling split too (decision
+            # online.account.balance_overflow): a deposit since the bet may
+            # have filled the account.
+            versions = _player_versions(returned)
+            credits = credit_players(returned, currency=ctx.table.currency,
+                                     venue=ctx.table.venue, on=_local_date(ctx.place, ctx.at))
+        return VoidContext(round=ctx, reason=reason.strip(), officer=officer,
+                           returned=returned, credits=credits, player_versions=versions)
+
+    def check(self, context: VoidContext) -> Rejection | None:
+        round_ = context.round.round
+        if round_.state == RoundState.DISPUTED and not context.officer:
+            raise GamesError(Code.ROUND_DISPUTED, f"round {round_.id} is disputed: a"
+                             " compliance officer voids it", status=409, round_id=round_.id)
+        _check_state(round_, VOIDABLE)
+        return None
+
+    def decide(self, context: VoidContext) -> Decision:
+        ctx = context.round
         currency = ctx.table.currency
-        # Stakes go back through the ceiling split too (decision
-        # online.account.balance_overflow): a deposit since the bet may have
-        # filled the account.
-        credits = credit_players(dict(sorted(returned.items())), currency=currency,
-                                 venue=ctx.table.venue, on=_local_date(ctx.place, at))
+        credits = context.credits
         postings = [p for credit in credits.values() for p in credit.postings]
-        total = sum(returned.values())
+        total = sum(context.returned.values())
         if total:
             postings.append(Posting(table_stakes(ctx.table.id), total, currency))
-        payload = {"round_id": round_id, "reason": reason.strip(),
-                   "returned": dict(sorted(returned.items())),
+        payload = {"round_id": ctx.round.id, "reason": context.reason,
+                   "returned": dict(context.returned),
                    "cite": VOID_CITES.get(ctx.table.game, "002:L149")}
         if overflow_blocks(credits.values()):
             payload[OVERFLOW_KEY] = overflow_blocks(credits.values())
         event = NewEvent(stream=ctx.stream, type=ROUND_VOIDED, payload=payload,
                          postings=tuple(postings), schema_version=SCHEMA_VERSION,
-                         occurred_at=at, gaming_day=venue_day(ctx.place, at))
-        try:
-            result = _append([event], [gaming_account(p) for p in returned], place=ctx.place,
-                             at=at, expected_versions={ctx.stream: ctx.version},
-                             idempotency_key=idempotency_key,
-                             request={"op": "void_round", "round_id": round_id,
-                                      "reason": reason}, actor=actor)
-        except (StaleVersion, AccountExists, BalanceMaxExceeded):
-            continue
-        return _round_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+                         occurred_at=ctx.at, gaming_day=ctx.day)
+        return Decision([event], {ctx.stream: ctx.version, **context.player_versions},
+                        accounts=_accounts_to_open(ctx, [event], list(context.returned)))
+
+    def refusal(self, context: VoidContext, error: LedgerError) -> Exception | None:
+        return _credit_raced(error)
 
 
-def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: dt.datetime,
-                       day: dt.date) -> list[NewEvent]:
-    """One `player_settled` per player (its postings balance) and the round's total.
+def _player_versions(credited: Mapping[str, int]) -> dict[str, int]:
+    """The stream versions of the players credited, read before their balances.
 
-    A progressive stake's pool share goes to the pool's pending account at
-    the venue (decision games.progressive.paid_from_pool); the house keeps
-    the rest of what the players lost, commissions apart.
+    A deposit or withdrawal committed after this read (it appends to the
+    player's stream) makes the append stale, and the runner splits the
+    credits again from a new read.
     """
+    return {player_stream(player_id): stream_version(player_stream(player_id))
+            for player_id, amount in sorted(credited.items()) if amount}
+
+
+def _credit_raced(error: LedgerError) -> Exception | None:
+    """A credit that no longer fits the account's ceiling as read: send it again.
+
+    A credit from elsewhere (another table, a prize) committed after the
+    split was read; it does not touch the player's stream, so the runner
+    does not retry it by itself.
+    """
+    if isinstance(error, BalanceMaxExceeded):
+        return RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
+                           "a player's gaming account changed while the round was credited;"
+                           " send it again", status=409, account=error.details.get("account"))
+    return None
+
+
+def _by_player(ctx: "RoundContext", settled: Sequence[Settled]) -> dict[str, list[Settled]]:
     owner = {b.id: b.player_id for b in ctx.bets}
     by_player: dict[str, list[Settled]] = defaultdict(list)
     for item in settled:
         by_player[owner[item.bet_id]].append(item)
-    win_max = _win_max(ctx)
+    return by_player
+
+
+def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled],
+                       credits: Mapping[str, PlayerCredit], win_max: tuple[int, str] | None,
+                       *, at: dt.datetime, day: dt.date) -> list[NewEvent]:
+    """One `player_settled` per player (its postings balance) and the round's total (pure).
+
+    A progressive stake's pool share goes to the pool's pending account at
+    the venue (decision games.progressive.paid_from_pool); the house keeps
+    the rest of what the players lost, commissions apart. Each player's
+    return is credited up to the gaming account's ceiling and the rest is
+    owed to their bank account (`credits`, decision
+    online.account.balance_overflow, 002:L3068-3070; casino/cage/credits.py).
+    """
+    by_player = _by_player(ctx, settled)
     currency = ctx.table.currency
     table, venue, game = ctx.table.id, ctx.table.venue, ctx.table.game
-    returns = {player_id: _capped_return(items, win_max)[0]
-               for player_id, items in by_player.items()}
-    # Each player's return is credited up to the gaming account's ceiling and
-    # the rest is owed to their bank account (decision
-    # online.account.balance_overflow, 002:L3068-3070; casino/cage/credits.py).
-    credits = credit_players(returns, currency=currency, venue=venue, on=_local_date(
-        ctx.place, at))
     events, totals = [], defaultdict(int)
     for player_id, items in sorted(by_player.items()):
         staked = sum(i.stake_minor for i in items)
@@ -645,6 +888,8 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled], *, at: d
     return events
 
 
+
+
 def _capped_return(items: Sequence[Settled], win_max: tuple[int, str] | None
                    ) -> tuple[int, int]:
     """A player's return in a round after the venue's maximum win, and the part cut.
@@ -659,7 +904,7 @@ def _capped_return(items: Sequence[Settled], win_max: tuple[int, str] | None
     return returned - capped, capped
 
 
-def _announce_hits(events: Sequence[RecordedEvent], venue: str) -> None:
+def _announce_hits(events: Sequence[RecordedEvent]) -> None:
     """Tell the jackpots app of each progressive hit, once the settlement has committed.
 
     Sent again when a settling request is replayed; receivers key on the bet id.
@@ -667,6 +912,7 @@ def _announce_hits(events: Sequence[RecordedEvent], venue: str) -> None:
     for event in events:
         if event.type != PLAYER_SETTLED:
             continue
+        venue = event.payload["activity"]["venue"]
         for item in event.payload["bets"]:
             hit = item["detail"].get("jackpot_hit")
             if hit is not None:
@@ -718,6 +964,8 @@ def _by_id(settled: Sequence[Settled]) -> dict[str, Settled]:
     return {s.bet_id: s for s in settled}
 
 
+
+
 # ---------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------
@@ -733,6 +981,8 @@ class RoundContext:
     bets: list[Bet]
     stream: str
     version: int
+    at: dt.datetime
+    day: dt.date        # the venue's gaming day at `at`
 
     @property
     def bet_inputs(self) -> list[BetIn]:
@@ -740,19 +990,21 @@ class RoundContext:
                 for b in self.bets]
 
 
-def _load_round(round_id: str) -> RoundContext:
+def _load_round(round_id: str, at: dt.datetime) -> RoundContext:
+    """The round, its table and bets; its stream's version is read first."""
     parsed = parse_round_id(round_id) if isinstance(round_id, str) else None
+    stream = round_stream(*parsed) if parsed else None
+    version = stream_version(stream) if stream else 0
     round_ = Round.objects.select_related("table").filter(id=round_id).first() if parsed else None
     if round_ is None:
         raise GamesError(Code.UNKNOWN_ROUND, f"no round {round_id!r}", status=404,
                          round_id=round_id)
     table = round_.table
     rulebook = RulebookVersion.objects.get(key=table.rulebook)
-    stream = round_stream(table.id, round_.number)
-    return RoundContext(round_, table, rules.venue(table.venue), rulebook,
-                        _tables(rulebook, GAMES[table.game]),
+    place = rules.venue(table.venue)
+    return RoundContext(round_, table, place, rulebook, _tables(rulebook, GAMES[table.game]),
                         list(Bet.objects.filter(round=round_).order_by("placed_position")),
-                        stream, _version(stream))
+                        stream, version, at, venue_day(place, at))
 
 
 def _table(table_id: str) -> GameTable:
@@ -776,8 +1028,6 @@ def _tables(rulebook: RulebookVersion, engine) -> dict[str, list[dict]]:
     return {key: found.get(key, []) for key in engine.tables}
 
 
-def _version(stream: str) -> int:
-    return Stream.objects.filter(name=stream).values_list("version", flat=True).first() or 0
 
 
 def _check_state(round_: Round, allowed: Sequence[str]) -> None:
@@ -799,54 +1049,25 @@ def _local_date(place: Venue, at: dt.datetime) -> dt.date:
     return at.astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
 
 
+
+
 # ---------------------------------------------------------------------------
-# Appending
+# Accounts and refusals
 # ---------------------------------------------------------------------------
 
 
-def _transition(round_id: str, event_type: str, allowed: Sequence[str],
-                extra: Mapping[str, Any], *, actor: str, idempotency_key: str | None,
-                at: dt.datetime | None, op: str,
-                request_extra: Mapping[str, Any] | None = None) -> RoundResult:
-    recorded = _recorded(idempotency_key, {"op": op, "round_id": round_id,
-                                           **(request_extra or {})})
-    if recorded is not None:
-        return _replay_round(recorded, (event_type,))
-    at = at or clock.now()
-    for _ in range(ATTEMPTS_MAX):
-        ctx = _load_round(round_id)
-        _check_state(ctx.round, allowed)
-        event = NewEvent(stream=ctx.stream, type=event_type,
-                         payload={"round_id": round_id, **extra},
-                         schema_version=SCHEMA_VERSION, occurred_at=at,
-                         gaming_day=venue_day(ctx.place, at))
-        try:
-            result = append([event], expected_versions={ctx.stream: ctx.version},
-                            idempotency_key=idempotency_key,
-                            request={"op": op, "round_id": round_id, **(request_extra or {})},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        return _round_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+def _accounts_to_open(ctx: "RoundContext", events: Sequence[NewEvent],
+                      players: Sequence[str]) -> list[dict[str, Any]]:
+    """The terms of every account the events post to that the games may open.
 
-
-def _append(events: list[NewEvent], accounts: Sequence[str], *, place: Venue, at: dt.datetime,
-            expected_versions: Mapping[str, int], idempotency_key: str | None,
-            request: Mapping[str, Any], actor: str):
-    """Append, first opening (in the same transaction) any account that is missing."""
-    metadata = Metadata(actor=actor, source=SOURCE)
-    needed = set(accounts) | {p.account for e in events for p in e.postings}
-    existing = set(Account.objects.filter(code__in=needed).values_list("code", flat=True))
-    missing = sorted(needed - existing)
-    arguments = dict(expected_versions=dict(expected_versions),
-                     idempotency_key=idempotency_key, request=dict(request), metadata=metadata)
-    if not missing:
-        return append(events, **arguments)
-    with transaction.atomic():
-        for code in missing:
-            open_account(**_account_terms(code, place=place, at=at), metadata=metadata)
-        return append(events, **arguments)
+    The runner opens those still missing in the append's transaction; the
+    payouts-due account is opened by the ceiling split itself
+    (casino/cage/credits.py).
+    """
+    codes = {gaming_account(p) for p in players} | {
+        p.account for e in events for p in e.postings}
+    codes.discard(payouts_due(ctx.table.venue))
+    return [_account_terms(code, place=ctx.place, at=ctx.at) for code in sorted(codes)]
 
 
 def _account_terms(code: str, *, place: Venue, at: dt.datetime) -> dict[str, Any]:
@@ -873,16 +1094,16 @@ def _account_terms(code: str, *, place: Venue, at: dt.datetime) -> dict[str, Any
     raise InvariantViolation(f"games does not open account {code}")
 
 
-def _record_rejection(event_type: str, stream: str, refusal: GamesError,
-                      request: Mapping[str, Any], *, place: Venue, at: dt.datetime,
-                      actor: str, idempotency_key: str | None) -> None:
+
+
+def _rejection(event_type: str, ctx: "RoundContext", refusal: GamesError,
+               request: Mapping[str, Any]) -> Rejection:
+    """A refusal by the game's rules: its event on the round's stream, then the error."""
     payload = {**_jsonable(request), "code": str(refusal.code), "message": refusal.message,
                "status": refusal.status, "details": _jsonable(refusal.details)}
-    append([NewEvent(stream=stream, type=event_type, payload=payload,
-                     schema_version=SCHEMA_VERSION, occurred_at=at,
-                     gaming_day=venue_day(place, at))],
-           idempotency_key=idempotency_key, request=_jsonable(request),
-           metadata=Metadata(actor=actor, source=SOURCE))
+    event = NewEvent(stream=ctx.stream, type=event_type, payload=payload,
+                     schema_version=SCHEMA_VERSION, occurred_at=ctx.at, gaming_day=ctx.day)
+    return Rejection(event, lambda position: refusal)
 
 
 def _jsonable(value: Any) -> Any:
@@ -926,25 +1147,6 @@ def _round_result(events: Sequence[RecordedEvent], *, replayed: bool) -> RoundRe
                        positions=tuple(e.position for e in events), replayed=replayed)
 
 
-def _replay_bet(events: Sequence[RecordedEvent]) -> BetResult:
-    first = events[0]
-    if first.type == ATTEMPT_REJECTED:
-        raise_recorded_rejection(events)
-    if first.type == BET_REJECTED:
-        _raise_recorded_refusal(first)
-    if first.type != BET_PLACED:
-        raise _conflict(first)
-    return _bet_result(first, replayed=True)
-
-
-def _replay_round(events: Sequence[RecordedEvent], types: tuple[str, ...],
-                  rejected: str | None = None) -> RoundResult:
-    first = events[0]
-    if rejected is not None and first.type == rejected:
-        _raise_recorded_refusal(first)
-    if first.type not in types:
-        raise _conflict(first)
-    return _round_result(events, replayed=True)
 
 
 def _raise_recorded_refusal(first: RecordedEvent) -> None:
@@ -952,26 +1154,6 @@ def _raise_recorded_refusal(first: RecordedEvent) -> None:
     raise GamesError(p["code"], p["message"], status=p["status"], **p["details"])
 
 
-def _recorded(idempotency_key: str | None, request: Mapping[str, Any]
-              ) -> list[RecordedEvent] | None:
-    """What an earlier request under this key recorded; a different request is refused.
-
-    The ledger keeps each keyed append's request fingerprint; a replay is
-    answered only for the same request (L7). A refusal the compliance
-    pipeline recorded is compared by `raise_recorded_rejection` itself.
-    """
-    recorded = recorded_result(idempotency_key)
-    if recorded is None or recorded[0].type == ATTEMPT_REJECTED:
-        return recorded
-    record = IdempotencyRecord.objects.filter(key=idempotency_key).first()
-    if record is not None and record.fingerprint != request_fingerprint(_jsonable(request)):
-        raise _conflict(recorded[0])
-    return recorded
-
-
-def _conflict(first: RecordedEvent) -> IdempotencyConflict:
-    return IdempotencyConflict("this idempotency key was already used for a different request",
-                               idempotency_key=first.idempotency_key)
 
 
 def _insufficient(account: str, balance: int, amount_minor: int) -> GamesError:
@@ -981,7 +1163,14 @@ def _insufficient(account: str, balance: int, amount_minor: int) -> GamesError:
                       balance_minor=balance, amount_minor=amount_minor, cite="002:L135")
 
 
-def _concurrent() -> GamesError:
-    return GamesError(Code.CONCURRENT_UPDATE,
-                      "the round changed during the request each time it was tried;"
-                      " send it again", status=409, attempts=ATTEMPTS_MAX)
+
+
+OPEN_TABLE = OpenTable()
+OPEN_ROUND = OpenRound()
+CLOSE_BETTING = Transition("close_betting", BETTING_CLOSED, (RoundState.OPEN,))
+PLACE_BET = PlaceBet()
+RECORD_OUTCOME = RecordOutcome()
+SETTLE_ROUND = SettleRound()
+VOID_ROUND = VoidRound()
+COMMANDS = {command.name: command for command in (
+    OPEN_TABLE, OPEN_ROUND, CLOSE_BETTING, PLACE_BET, RECORD_OUTCOME, SETTLE_ROUND, VOID_ROUND)}

@@ -44,6 +44,9 @@ class GamesErrorCode(StrEnum):
     INSUFFICIENT_FUNDS = "games.insufficient_funds"
     """The gaming account holds less than the stake; no credit (002:L135)."""
     CONCURRENT_UPDATE = "games.concurrent_update"
+    """No longer raised: the writes run through casino.runner, whose 409
+    `concurrent_update` answers a round that changed on every attempt. Kept so
+    the code is never reused for something else."""
 
 
 class GamesError(CodedError):
