@@ -14,12 +14,13 @@ An alert that needs no case is dismissed with a reason
 (`compliance.alert_dismissed`), so the officers' list of open alerts shows
 only what nobody has looked at yet.
 
-Each command: replay a recorded idempotency key; check the actor is a
-compliance officer (`not_a_compliance_officer`, 403); load the case and run
-the django-fsm transition on the loaded row, never saved (a refusal is
-`case_transition_not_allowed`, 409); one `append` expecting the stream's
+Each command runs through `casino.runner.run` (which replays a recorded
+idempotency key): its load checks the actor is a compliance officer
+(`not_a_compliance_officer`, 403), reads the stream's version, then loads
+the case and runs the django-fsm transition on the loaded row, never saved
+(a refusal is `case_transition_not_allowed`, 409); the decision expects that
 version, so two officers deciding at once cannot both pass a check made on
-the same state (the second gets 409).
+the same state (the second is loaded again and refused).
 
 Decision (case flow): the issue names open -> investigating -> escalated /
 closed with a reason. An escalated case is closed by whoever it went to, so
@@ -38,18 +39,21 @@ as a duplicate.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
 
 from django.contrib.auth import get_user_model
 from django_fsm import can_proceed
 
 from casino import clock
 from casino.roles import Role, has_role
-from ledger import Metadata, NewEvent, append
-from ledger.errors import StaleVersion
-from ledger.models import Event, Stream
-from ledger.store import recorded_result
+from casino.rules import queries as rules
+from casino.runner import BaseCommand, Call, Decision, run
+from ledger import NewEvent, RecordedEvent
+from ledger.models import Event
+from ledger.store import stream_version
 
 from .errors import ComplianceError, ComplianceErrorCode
 from .events import (
@@ -100,10 +104,6 @@ def _alert(alert_id: str) -> Alert:
     return alert
 
 
-def _version(stream: str) -> int:
-    return Stream.objects.filter(name=stream).values_list("version", flat=True).first() or 0
-
-
 def _positions(positions: Iterable[int]) -> list[int]:
     """Return the distinct positions, sorted, each an event in the log."""
     unique = sorted(set(positions))
@@ -137,8 +137,196 @@ def _refuse_closed(case: Case) -> None:
                               status=409, case_id=case.id)
 
 
-def _metadata(actor: str) -> Metadata:
-    return Metadata(actor=actor, source=SOURCE)
+def _gaming_day(venue_code: str, at: dt.datetime) -> dt.date | None:
+    """The venue's gaming day of an event that concerns a venue (None: no venue)."""
+    if not venue_code:
+        return None
+    from .pipeline import venue_day
+
+    return venue_day(rules.venue(venue_code), at)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseContext:
+    """What a case command read: the stream's version first, then the rows."""
+
+    arguments: Mapping[str, Any]
+    stream: str
+    version: int
+    at: dt.datetime
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    venue: str = ""
+
+
+class _NothingToLink(Exception):
+    """Every event named is already linked: nothing to append."""
+
+
+class CaseCommand(BaseCommand[CaseContext, Any]):
+    """One write on a case or an alert: `load` reads and refuses, `decide` is pure."""
+
+    source = SOURCE
+    event_type = ""
+
+    def decide(self, context: CaseContext) -> Decision:
+        event = NewEvent(stream=context.stream, type=self.event_type,
+                         payload=dict(context.payload), occurred_at=context.at,
+                         gaming_day=_gaming_day(context.venue, context.at))
+        return Decision([event], {context.stream: context.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Any:
+        return get_case(events[0].payload["case_id"])
+
+
+class OpenCase(CaseCommand):
+    name = "compliance.open_case"
+    event_type = CASE_OPENED
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CaseContext:
+        _require_officer(call.actor)
+        alert_id, title, note = arguments["alert_id"], arguments["title"].strip(), arguments["note"]
+        player_id = venue = ""
+        concerned = _positions(arguments["positions"])
+        if alert_id:
+            alert = _alert(alert_id)
+            handling = case_handling(alert)
+            if handling is not None:
+                raise ComplianceError(ComplianceErrorCode.ALERT_HANDLED,
+                                      f"case {handling.id} already concerns {alert_id}",
+                                      status=409, alert=alert_id, case_id=handling.id)
+            title = title or alert.summary[:TITLE_LENGTH_MAX]
+            player_id, venue = alert.player_id, alert.venue
+            concerned = sorted({alert.raised_position, *concerned})
+        if not title:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
+                                  "a case without an alert needs a title", status=400,
+                                  field="title")
+        if len(title) > TITLE_LENGTH_MAX or len(note) > NOTE_LENGTH_MAX:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
+                                  "the title or the note is too long", status=400,
+                                  title_length_max=TITLE_LENGTH_MAX,
+                                  note_length_max=NOTE_LENGTH_MAX)
+        case_id = uuid.uuid4().hex[:16]
+        return CaseContext(
+            arguments=arguments, stream=case_stream(case_id), version=0, at=call.moment(),
+            venue=venue,
+            payload={"case_id": case_id, "title": title, "alert_id": alert_id,
+                     "player_id": player_id, "venue": venue, "positions": concerned,
+                     "note": note.strip()})
+
+
+class MoveCase(CaseCommand):
+    name = "compliance.move_case"
+    event_type = CASE_STATE_CHANGED
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CaseContext:
+        _require_officer(call.actor)
+        case_id, to, reason = arguments["case_id"], arguments["to"], arguments["reason"]
+        if to not in TRANSITIONS:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
+                                  f"a case can be moved to {', '.join(TRANSITIONS)}",
+                                  status=400, field="to", to=to)
+        if to == CaseState.CLOSED and len(reason) < REASON_LENGTH_MIN:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
+                                  "give the reason for closing, at least 10 characters",
+                                  status=400, field="reason")
+        if len(reason) > NOTE_LENGTH_MAX:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE, "the reason is too long",
+                                  status=400, field="reason")
+        stream = case_stream(case_id)
+        version = stream_version(stream)
+        case = get_case(case_id)
+        transition = getattr(case, TRANSITIONS[CaseState(to)])
+        if not can_proceed(transition):
+            raise ComplianceError(ComplianceErrorCode.CASE_TRANSITION,
+                                  f"case {case_id} is {case.state}; it cannot become {to}",
+                                  status=409, case_id=case_id, state=case.state, to=to)
+        return CaseContext(arguments=arguments, stream=stream, version=version,
+                           at=call.moment(), venue=case.venue,
+                           payload={"case_id": case_id, "from_state": str(case.state),
+                                    "to_state": str(to), "reason": reason})
+
+
+class AddCaseNote(CaseCommand):
+    name = "compliance.add_case_note"
+    event_type = CASE_NOTE_ADDED
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CaseContext:
+        _require_officer(call.actor)
+        case_id, text = arguments["case_id"], arguments["text"]
+        if not text or len(text) > NOTE_LENGTH_MAX:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
+                                  f"a note is 1 to {NOTE_LENGTH_MAX} characters", status=400,
+                                  field="text")
+        stream = case_stream(case_id)
+        version = stream_version(stream)
+        case = get_case(case_id)
+        _refuse_closed(case)
+        return CaseContext(arguments=arguments, stream=stream, version=version,
+                           at=call.moment(), venue=case.venue,
+                           payload={"case_id": case_id, "text": text})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> CaseNote:
+        return CaseNote.objects.get(position=events[0].position)
+
+
+class LinkCaseEvents(CaseCommand):
+    name = "compliance.link_case_events"
+    event_type = CASE_EVENTS_LINKED
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CaseContext:
+        _require_officer(call.actor)
+        case_id = arguments["case_id"]
+        concerned = _positions(arguments["positions"])
+        if not concerned:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE, "name at least one event",
+                                  status=400, field="positions")
+        stream = case_stream(case_id)
+        version = stream_version(stream)
+        case = get_case(case_id)
+        _refuse_closed(case)
+        known = set(case.links.values_list("position", flat=True))
+        new = [p for p in concerned if p not in known]
+        if not new:
+            raise _NothingToLink()
+        return CaseContext(arguments=arguments, stream=stream, version=version,
+                           at=call.moment(), venue=case.venue,
+                           payload={"case_id": case_id, "positions": new})
+
+
+class DismissAlert(CaseCommand):
+    name = "compliance.dismiss_alert"
+    event_type = ALERT_DISMISSED
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CaseContext:
+        _require_officer(call.actor)
+        alert_id, reason = arguments["alert_id"], arguments["reason"]
+        if len(reason) < REASON_LENGTH_MIN or len(reason) > NOTE_LENGTH_MAX:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
+                                  "give the reason for dismissing, at least 10 characters",
+                                  status=400, field="reason")
+        alert = _alert(alert_id)
+        stream = alert_id  # an alert's id is its own stream name, `alert/<position>`
+        version = stream_version(stream)
+        handling = case_handling(alert)
+        if version or handling is not None:
+            raise ComplianceError(ComplianceErrorCode.ALERT_HANDLED,
+                                  f"{alert_id} is already dismissed or in a case", status=409,
+                                  alert=alert_id, case_id=handling.id if handling else None)
+        return CaseContext(arguments=arguments, stream=stream, version=version,
+                           at=call.moment(), venue=alert.venue,
+                           payload={"alert_id": alert_id, "reason": reason})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> AlertDismissal:
+        return AlertDismissal.objects.get(alert_id=events[0].payload["alert_id"])
+
+
+COMMANDS = {command.name: command for command in (
+    OpenCase(), MoveCase(), AddCaseNote(), LinkCaseEvents(), DismissAlert())}
+
+
+def _call(actor: str, idempotency_key: str | None) -> Call:
+    return Call(actor=actor, key=idempotency_key, at=clock.now(), source=SOURCE)
 
 
 def open_case(*, actor: str, alert_id: str = "", title: str = "",
@@ -152,43 +340,10 @@ def open_case(*, actor: str, alert_id: str = "", title: str = "",
     unknown_event_position (404), alert_already_handled (409),
     invalid_case_request (400).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return get_case(recorded[0].payload["case_id"])
-    _require_officer(actor)
-    title = title.strip()
-    player_id = venue = ""
-    concerned = _positions(positions)
-    if alert_id:
-        alert = _alert(alert_id)
-        handling = case_handling(alert)
-        if handling is not None:
-            raise ComplianceError(ComplianceErrorCode.ALERT_HANDLED,
-                                  f"case {handling.id} already concerns {alert_id}",
-                                  status=409, alert=alert_id, case_id=handling.id)
-        title = title or alert.summary[:TITLE_LENGTH_MAX]
-        player_id, venue = alert.player_id, alert.venue
-        concerned = sorted({alert.raised_position, *concerned})
-    if not title:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                              "a case without an alert needs a title", status=400,
-                              field="title")
-    if len(title) > TITLE_LENGTH_MAX or len(note) > NOTE_LENGTH_MAX:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                              "the title or the note is too long", status=400,
-                              title_length_max=TITLE_LENGTH_MAX,
-                              note_length_max=NOTE_LENGTH_MAX)
-    case_id = uuid.uuid4().hex[:16]
-    stream = case_stream(case_id)
-    append([NewEvent(stream=stream, type=CASE_OPENED, occurred_at=clock.now(),
-                     payload={"case_id": case_id, "title": title, "alert_id": alert_id,
-                              "player_id": player_id, "venue": venue,
-                              "positions": concerned, "note": note.strip()})],
-           expected_versions={stream: 0}, idempotency_key=idempotency_key,
-           request={"op": "open_case", "alert_id": alert_id, "title": title,
-                    "positions": list(positions), "note": note},
-           metadata=_metadata(actor))
-    return get_case(case_id)
+    return run(COMMANDS["compliance.open_case"],
+               {"alert_id": alert_id, "title": title, "positions": list(positions),
+                "note": note},
+               _call(actor, idempotency_key))
 
 
 def move_case(*, case_id: str, to: str, actor: str, reason: str = "",
@@ -199,40 +354,9 @@ def move_case(*, case_id: str, to: str, actor: str, reason: str = "",
     ComplianceError: not_a_compliance_officer (403), unknown_case (404),
     invalid_case_request (400), case_transition_not_allowed (409).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return get_case(recorded[0].payload["case_id"])
-    _require_officer(actor)
-    if to not in TRANSITIONS:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                              f"a case can be moved to {', '.join(TRANSITIONS)}", status=400,
-                              field="to", to=to)
-    reason = reason.strip()
-    if to == CaseState.CLOSED and len(reason) < REASON_LENGTH_MIN:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                              "give the reason for closing, at least 10 characters",
-                              status=400, field="reason")
-    if len(reason) > NOTE_LENGTH_MAX:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE, "the reason is too long",
-                              status=400, field="reason")
-    stream = case_stream(case_id)
-    version = _version(stream)
-    case = get_case(case_id)
-    transition = getattr(case, TRANSITIONS[CaseState(to)])
-    if not can_proceed(transition):
-        raise ComplianceError(ComplianceErrorCode.CASE_TRANSITION,
-                              f"case {case_id} is {case.state}; it cannot become {to}",
-                              status=409, case_id=case_id, state=case.state, to=to)
-    from_state = str(case.state)
-    transition()  # on the loaded row only: the event sets the state
-    _append_once(stream, version, NewEvent(
-        stream=stream, type=CASE_STATE_CHANGED, occurred_at=clock.now(),
-        payload={"case_id": case_id, "from_state": from_state,
-                 "to_state": str(to), "reason": reason}),
-        idempotency_key=idempotency_key,
-        request={"op": "move_case", "case_id": case_id, "to": str(to), "reason": reason},
-        actor=actor)
-    return get_case(case_id)
+    return run(COMMANDS["compliance.move_case"],
+               {"case_id": case_id, "to": str(to), "reason": reason.strip()},
+               _call(actor, idempotency_key))
 
 
 def add_case_note(*, case_id: str, text: str, actor: str,
@@ -242,24 +366,8 @@ def add_case_note(*, case_id: str, text: str, actor: str,
     Raises ComplianceError: not_a_compliance_officer (403), unknown_case
     (404), invalid_case_request (400), case_closed (409).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return CaseNote.objects.get(position=recorded[0].position)
-    _require_officer(actor)
-    text = text.strip()
-    if not text or len(text) > NOTE_LENGTH_MAX:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                              f"a note is 1 to {NOTE_LENGTH_MAX} characters", status=400,
-                              field="text")
-    stream = case_stream(case_id)
-    version = _version(stream)
-    _refuse_closed(get_case(case_id))
-    result = _append_once(stream, version, NewEvent(
-        stream=stream, type=CASE_NOTE_ADDED, occurred_at=clock.now(),
-        payload={"case_id": case_id, "text": text}),
-        idempotency_key=idempotency_key,
-        request={"op": "add_case_note", "case_id": case_id, "text": text}, actor=actor)
-    return CaseNote.objects.get(position=result)
+    return run(COMMANDS["compliance.add_case_note"], {"case_id": case_id, "text": text.strip()},
+               _call(actor, idempotency_key))
 
 
 def link_case_events(*, case_id: str, positions: Sequence[int], actor: str,
@@ -270,28 +378,12 @@ def link_case_events(*, case_id: str, positions: Sequence[int], actor: str,
     unknown_event_position (404), invalid_case_request (400), case_closed
     (409).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return get_case(recorded[0].payload["case_id"])
-    _require_officer(actor)
-    concerned = _positions(positions)
-    if not concerned:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE, "name at least one event",
-                              status=400, field="positions")
-    stream = case_stream(case_id)
-    version = _version(stream)
-    case = get_case(case_id)
-    _refuse_closed(case)
-    known = set(case.links.values_list("position", flat=True))
-    new = [p for p in concerned if p not in known]
-    if new:
-        _append_once(stream, version, NewEvent(
-            stream=stream, type=CASE_EVENTS_LINKED, occurred_at=clock.now(),
-            payload={"case_id": case_id, "positions": new}),
-            idempotency_key=idempotency_key,
-            request={"op": "link_case_events", "case_id": case_id, "positions": concerned},
-            actor=actor)
-    return get_case(case_id)
+    try:
+        return run(COMMANDS["compliance.link_case_events"],
+                   {"case_id": case_id, "positions": list(positions)},
+                   _call(actor, idempotency_key))
+    except _NothingToLink:
+        return get_case(case_id)
 
 
 def dismiss_alert(*, alert_id: str, reason: str, actor: str,
@@ -302,40 +394,6 @@ def dismiss_alert(*, alert_id: str, reason: str, actor: str,
     (404), invalid_case_request (400), alert_already_handled (409: already
     dismissed, or a case still open concerns it).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return AlertDismissal.objects.get(alert_id=recorded[0].payload["alert_id"])
-    _require_officer(actor)
-    reason = reason.strip()
-    if len(reason) < REASON_LENGTH_MIN or len(reason) > NOTE_LENGTH_MAX:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                              "give the reason for dismissing, at least 10 characters",
-                              status=400, field="reason")
-    alert = _alert(alert_id)
-    stream = alert_id  # an alert's id is its own stream name, `alert/<position>`
-    version = _version(stream)
-    handling = case_handling(alert)
-    if version or handling is not None:
-        raise ComplianceError(ComplianceErrorCode.ALERT_HANDLED,
-                              f"{alert_id} is already dismissed or in a case", status=409,
-                              alert=alert_id, case_id=handling.id if handling else None)
-    _append_once(stream, version, NewEvent(
-        stream=stream, type=ALERT_DISMISSED, occurred_at=clock.now(),
-        payload={"alert_id": alert_id, "reason": reason}),
-        idempotency_key=idempotency_key,
-        request={"op": "dismiss_alert", "alert_id": alert_id, "reason": reason}, actor=actor)
-    return AlertDismissal.objects.get(alert_id=alert_id)
-
-
-def _append_once(stream: str, version: int, event: NewEvent, *,
-                 idempotency_key: str | None, request: dict, actor: str) -> int:
-    """Append one event expecting `version`; a concurrent change is a 409."""
-    try:
-        result = append([event], expected_versions={stream: version},
-                        idempotency_key=idempotency_key, request=request,
-                        metadata=_metadata(actor))
-    except StaleVersion:
-        raise ComplianceError(ComplianceErrorCode.CASE_TRANSITION,
-                              "someone changed this at the same moment; look again and retry",
-                              status=409, stream=stream) from None
-    return result.first_position
+    return run(COMMANDS["compliance.dismiss_alert"],
+               {"alert_id": alert_id, "reason": reason.strip()},
+               _call(actor, idempotency_key))

@@ -9,16 +9,19 @@ reports.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
 from django.contrib.auth import get_user_model
 from django_fsm import can_proceed
 
 from casino import clock
 from casino.roles import Role, has_role
-from ledger import Metadata, NewEvent, Posting, append
-from ledger.errors import BalanceMaxExceeded, InsufficientFunds, StaleVersion
+from casino.runner import BaseCommand, Call, Decision, run
+from ledger import NewEvent, Posting, RecordedEvent
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
 from ledger.models import Account, natural_sign
-from ledger.store import is_recorded_key
+from ledger.store import stream_version
 
 from .errors import ComplianceError, ComplianceErrorCode
 from .events import (
@@ -30,6 +33,7 @@ from .events import (
 )
 from .models import Correction
 
+SOURCE = "casino.compliance"
 REASON_LENGTH_MIN = 10
 
 
@@ -39,6 +43,120 @@ def _account(code: str) -> Account:
     except Account.DoesNotExist:
         raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION, f"no account {code!r}",
                               status=404, account=code) from None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionContext:
+    """What a correction command read: the stream's version first, then the rows."""
+
+    arguments: Mapping[str, Any]
+    correction_id: str
+    version: int
+    target: Account
+    counter: Account
+    at: Any = None
+
+
+class ProposeCorrection(BaseCommand[CorrectionContext, Correction]):
+    name = "compliance.propose_correction"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CorrectionContext:
+        target = _account(arguments["account"])
+        counter = _account(arguments["counter_account"])
+        if target.currency != counter.currency or target.code == counter.code:
+            raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION,
+                                  "the two accounts must differ and share a currency",
+                                  status=400)
+        return CorrectionContext(arguments=arguments, correction_id=uuid.uuid4().hex[:16],
+                                 version=0, target=target, counter=counter)
+
+    def decide(self, context: CorrectionContext) -> Decision:
+        a, correction_id = context.arguments, context.correction_id
+        stream = correction_stream(correction_id)
+        event = NewEvent(
+            stream=stream, type=CORRECTION_PROPOSED,
+            payload={"correction_id": correction_id, "account": a["account"],
+                     "counter_account": a["counter_account"],
+                     "amount_minor": a["amount_minor"], "currency": context.target.currency,
+                     "reason": a["reason"],
+                     "balance_before_minor": context.target.balance_minor},
+        )
+        return Decision([event], {stream: 0})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Correction:
+        return Correction.objects.get(id=events[0].payload["correction_id"])
+
+
+class DecideCorrection(BaseCommand[CorrectionContext, Correction]):
+    """Approve (and post) or reject a proposed correction: never by its proposer.
+
+    The four eyes: the load refuses the proposer and anyone who is not a
+    compliance officer, and a correction no longer proposed (a stale
+    version is tried again from the load, which then refuses it).
+    """
+
+    source = SOURCE
+
+    def __init__(self, transition: str) -> None:
+        self.transition = transition
+        self.name = f"compliance.{transition}_correction"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CorrectionContext:
+        correction_id = arguments["correction_id"]
+        version = stream_version(correction_stream(correction_id))
+        correction = _decidable(correction_id, call.actor)
+        if not can_proceed(getattr(correction, self.transition)):
+            raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
+                                  f"correction is {correction.state}, not proposed",
+                                  status=409)
+        target = counter = None
+        if self.transition == "approve":
+            target = _account(correction.account)
+            counter = _account(correction.counter_account)
+        return CorrectionContext(arguments=dict(arguments, amount_minor=correction.amount_minor),
+                                 correction_id=correction_id, version=version,
+                                 target=target, counter=counter, at=call.moment())
+
+    def decide(self, context: CorrectionContext) -> Decision:
+        correction_id, note = context.correction_id, context.arguments["note"]
+        stream = correction_stream(correction_id)
+        if self.transition == "reject":
+            events = [NewEvent(stream=stream, type=CORRECTION_REJECTED,
+                               payload={"correction_id": correction_id, "note": note},
+                               occurred_at=context.at)]
+            return Decision(events, {stream: context.version})
+        target, counter = context.target, context.counter
+        amount_minor = context.arguments["amount_minor"]
+        # Natural direction: raise `account` by amount_minor; the counter
+        # account takes the other leg.
+        debit = natural_sign(target.type) * amount_minor
+        events = [
+            NewEvent(stream=stream, type=CORRECTION_APPROVED,
+                     payload={"correction_id": correction_id, "note": note}),
+            NewEvent(stream=stream, type=CORRECTION_POSTED,
+                     payload={"correction_id": correction_id,
+                              "balance_before_minor": target.balance_minor,
+                              "balance_after_minor": target.balance_minor + amount_minor},
+                     postings=(Posting(target.code, debit, target.currency),
+                               Posting(counter.code, -debit, counter.currency))),
+        ]
+        return Decision(events, {stream: context.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Correction:
+        return Correction.objects.get(id=events[0].payload["correction_id"])
+
+    def refusal(self, context: CorrectionContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, (InsufficientFunds, BalanceMaxExceeded)):
+            # The balance no longer allows it.
+            return ComplianceError(ComplianceErrorCode.WRONG_STATE,
+                                   f"correction cannot be posted: {error.message}",
+                                   status=409, ledger=str(error.code))
+        return None
+
+
+COMMANDS = {command.name: command for command in (
+    ProposeCorrection(), DecideCorrection("approve"), DecideCorrection("reject"))}
 
 
 def propose_correction(*, account: str, counter_account: str, amount_minor: int,
@@ -51,24 +169,10 @@ def propose_correction(*, account: str, counter_account: str, amount_minor: int,
     if len(reason.strip()) < REASON_LENGTH_MIN:
         raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION,
                               "give a reason of at least 10 characters", status=400)
-    target, counter = _account(account), _account(counter_account)
-    if target.currency != counter.currency or target.code == counter.code:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION,
-                              "the two accounts must differ and share a currency", status=400)
-    correction_id = uuid.uuid4().hex[:16]
-    event = NewEvent(
-        stream=correction_stream(correction_id), type=CORRECTION_PROPOSED,
-        payload={"correction_id": correction_id, "account": account,
-                 "counter_account": counter_account, "amount_minor": amount_minor,
-                 "currency": target.currency, "reason": reason,
-                 "balance_before_minor": target.balance_minor},
-    )
-    result = append([event], idempotency_key=idempotency_key,
-                    request={"op": "propose_correction", "account": account,
-                             "counter_account": counter_account, "amount_minor": amount_minor,
-                             "reason": reason},
-                    metadata=Metadata(actor=actor, source="casino.compliance"))
-    return Correction.objects.get(id=result.events[0].payload["correction_id"])
+    return run(COMMANDS["compliance.propose_correction"],
+               {"account": account, "counter_account": counter_account,
+                "amount_minor": amount_minor, "reason": reason},
+               Call(actor=actor, key=idempotency_key, source=SOURCE))
 
 
 def _load(correction_id: str) -> Correction:
@@ -95,59 +199,13 @@ def _decidable(correction_id: str, actor: str) -> Correction:
 def approve_correction(*, correction_id: str, actor: str, note: str = "",
                        idempotency_key: str | None = None) -> Correction:
     """Approve and post a proposed correction in one append."""
-    # A retry of a decision already taken skips the state checks (the state
-    # has moved on) and lets append return the original result, or refuse a
-    # different request under the same key.
-    retry = is_recorded_key(idempotency_key)
-    correction = _load(correction_id) if retry else _decidable(correction_id, actor)
-    if not retry and not can_proceed(correction.approve):
-        raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
-                              f"correction is {correction.state}, not proposed", status=409)
-    target = _account(correction.account)
-    counter = _account(correction.counter_account)
-    # Natural direction: raise `account` by amount_minor; the counter
-    # account takes the other leg.
-    debit = natural_sign(target.type) * correction.amount_minor
-    balance_after = target.balance_minor + correction.amount_minor
-    stream = correction_stream(correction_id)
-    events = [
-        NewEvent(stream=stream, type=CORRECTION_APPROVED,
-                 payload={"correction_id": correction_id, "note": note}),
-        NewEvent(stream=stream, type=CORRECTION_POSTED,
-                 payload={"correction_id": correction_id,
-                          "balance_before_minor": target.balance_minor,
-                          "balance_after_minor": balance_after},
-                 postings=(Posting(target.code, debit, target.currency),
-                           Posting(counter.code, -debit, counter.currency))),
-    ]
-    try:
-        # The request, not the events, identifies a retry: the balances in
-        # the events move once the correction is posted.
-        append(events, expected_versions={stream: 1}, idempotency_key=idempotency_key,
-               request={"op": "approve_correction", "correction_id": correction_id,
-                        "note": note},
-               metadata=Metadata(actor=actor, source="casino.compliance"))
-    except (StaleVersion, InsufficientFunds, BalanceMaxExceeded) as error:
-        # Another decision got there first, or the balance no longer allows
-        # it; a reused key for another request stays an idempotency conflict.
-        raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
-                              f"correction cannot be posted: {error.message}",
-                              status=409, ledger=str(error.code)) from None
-    return Correction.objects.get(id=correction_id)
+    return run(COMMANDS["compliance.approve_correction"],
+               {"correction_id": correction_id, "note": note},
+               Call(actor=actor, key=idempotency_key, source=SOURCE))
 
 
 def reject_correction(*, correction_id: str, actor: str, note: str,
                       idempotency_key: str | None = None) -> Correction:
-    retry = is_recorded_key(idempotency_key)
-    correction = _load(correction_id) if retry else _decidable(correction_id, actor)
-    if not retry and not can_proceed(correction.reject):
-        raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
-                              f"correction is {correction.state}, not proposed", status=409)
-    stream = correction_stream(correction_id)
-    append([NewEvent(stream=stream, type=CORRECTION_REJECTED,
-                     payload={"correction_id": correction_id, "note": note},
-                     occurred_at=clock.now())],
-           expected_versions={stream: 1}, idempotency_key=idempotency_key,
-           request={"op": "reject_correction", "correction_id": correction_id, "note": note},
-           metadata=Metadata(actor=actor, source="casino.compliance"))
-    return Correction.objects.get(id=correction_id)
+    return run(COMMANDS["compliance.reject_correction"],
+               {"correction_id": correction_id, "note": note},
+               Call(actor=actor, key=idempotency_key, at=clock.now(), source=SOURCE))

@@ -12,15 +12,45 @@ domain-free: the recording lives here, in the casino.
 
 from __future__ import annotations
 
-from casino import clock
-from ledger import Metadata, NewEvent, append, verify_chain
+from typing import Any, Mapping, Sequence
+
+from casino.runner import BaseCommand, Call, Decision, run
+from ledger import NewEvent, RecordedEvent, verify_chain
 from ledger.models import Event
-from ledger.store import recorded_result
 
 from .events import CHAIN_STREAM, CHAIN_VERIFIED
 from .models import ChainVerification
 
 SOURCE = "casino.compliance"
+
+
+class VerifyChain(BaseCommand[dict, ChainVerification]):
+    """Walk the chain (the load), record what it found (the decision)."""
+
+    name = "compliance.verify_chain"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> dict:
+        result = verify_chain()
+        head_hash = ""
+        if result.ok and result.head_position:
+            head_hash = Event.objects.values_list("hash", flat=True).get(
+                position=result.head_position)
+        return {"at": call.moment(),
+                "payload": {"ok": result.ok, "events": result.events,
+                            "head_position": result.head_position, "head_hash": head_hash,
+                            "bad_position": result.bad_position, "problem": result.problem}}
+
+    def decide(self, context: dict) -> Decision:
+        # No stream version to expect: each run is its own record.
+        return Decision([NewEvent(stream=CHAIN_STREAM, type=CHAIN_VERIFIED,
+                                  payload=context["payload"], occurred_at=context["at"])])
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> ChainVerification:
+        return ChainVerification.objects.get(position=events[0].position)
+
+
+VERIFY_CHAIN = VerifyChain()
 
 
 def verify_and_record(*, actor: str, idempotency_key: str | None = None
@@ -31,23 +61,7 @@ def verify_and_record(*, actor: str, idempotency_key: str | None = None
     the append itself is refused by the ledger only if the head row no
     longer matches the log, which verify reports as its problem.
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return ChainVerification.objects.get(position=recorded[0].position)
-    result = verify_chain()
-    head_hash = ""
-    if result.ok and result.head_position:
-        head_hash = Event.objects.values_list("hash", flat=True).get(
-            position=result.head_position)
-    payload = {"ok": result.ok, "events": result.events,
-               "head_position": result.head_position, "head_hash": head_hash,
-               "bad_position": result.bad_position, "problem": result.problem}
-    appended = append([NewEvent(stream=CHAIN_STREAM, type=CHAIN_VERIFIED, payload=payload,
-                                occurred_at=clock.now())],
-                      idempotency_key=idempotency_key,
-                      request={"op": "verify_chain"},
-                      metadata=Metadata(actor=actor, source=SOURCE))
-    return ChainVerification.objects.get(position=appended.first_position)
+    return run(VERIFY_CHAIN, {}, Call(actor=actor, key=idempotency_key, source=SOURCE))
 
 
 def last_verification() -> ChainVerification | None:

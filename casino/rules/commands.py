@@ -1,20 +1,87 @@
-"""Write side of the rules app: loading rulebooks and registering venues."""
+"""Write side of the rules app: loading rulebooks and registering venues.
+
+Both run through `casino.runner.run`: the load reads the stream's version
+first, then the rows; the decision expects that version, so two loaders of
+one version, or two registrations of one venue code, cannot both succeed.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping, Sequence
 
-from ledger import Metadata, NewEvent, append
-from ledger.errors import IdempotencyConflict, StaleVersion
+from casino.runner import BaseCommand, Call, Decision, run
+from ledger import Metadata, NewEvent, RecordedEvent
+from ledger.store import stream_version
 
 from .errors import RulesError, RulesErrorCode
 from .events import RULEBOOK_LOADED, VENUE_REGISTERED, rulebook_stream, venue_stream
 from .loading import read_rulebook, shipped_rulebook_files
 from .models import RulebookVersion, Venue
 
-SYSTEM = Metadata(actor="system", source="casino.rules")
+SOURCE = "casino.rules"
+SYSTEM = Metadata(actor="system", source=SOURCE)
+
+
+def _call(metadata: Metadata, key: str | None, at: dt.datetime | None = None) -> Call:
+    return Call(actor=metadata.actor, key=key, at=at, source=metadata.source,
+                request_id=metadata.request_id or "",
+                correlation_id=metadata.correlation_id or "")
+
+
+def _version_exists(rulebook_id: str, version: int, why: str = "") -> RulesError:
+    message = (f"{rulebook_id} v{version} cannot be loaded: {why}" if why else
+               f"{rulebook_id} v{version} is already loaded with other content; "
+               "publish the change as a new version")
+    return RulesError(RulesErrorCode.VERSION_EXISTS, message, status=409,
+                      rulebook_id=rulebook_id, version=version)
+
+
+@dataclass(frozen=True, slots=True)
+class RulebookContext:
+    rulebook_id: str
+    version: int
+    stream_version: int
+
+
+class LoadRulebook(BaseCommand[RulebookContext, tuple[RulebookVersion, bool]]):
+    """Load one rulebook file's content (the command holds the content read)."""
+
+    name = "rules.load_rulebook"
+    source = SOURCE
+
+    def __init__(self, content: Mapping[str, Any], sha256: str, source_name: str) -> None:
+        self.content, self.sha256, self.source_name = content, sha256, source_name
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> RulebookContext:
+        rulebook_id, version = arguments["rulebook_id"], arguments["version"]
+        current = stream_version(rulebook_stream(rulebook_id))
+        existing = RulebookVersion.objects.filter(rulebook_id=rulebook_id,
+                                                  version=version).first()
+        if existing is not None:
+            raise _version_exists(rulebook_id, version)
+        if current != version - 1:
+            # Version n of a rulebook is the stream's n-th event.
+            raise _version_exists(rulebook_id, version,
+                                  f"the stream holds {current} versions")
+        return RulebookContext(rulebook_id=rulebook_id, version=version,
+                               stream_version=current)
+
+    def decide(self, context: RulebookContext) -> Decision:
+        stream = rulebook_stream(context.rulebook_id)
+        event = NewEvent(stream=stream, type=RULEBOOK_LOADED,
+                         payload={"content": self.content, "content_sha256": self.sha256,
+                                  "source_name": self.source_name})
+        return Decision([event], {stream: context.stream_version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool
+               ) -> tuple[RulebookVersion, bool]:
+        header = events[0].payload["content"]["rulebook"]
+        return (RulebookVersion.objects.get(rulebook_id=header["id"], version=header["version"]),
+                not replayed)
 
 
 def load_rulebook(path: Path, *, metadata: Metadata = SYSTEM) -> tuple[RulebookVersion, bool]:
@@ -27,38 +94,78 @@ def load_rulebook(path: Path, *, metadata: Metadata = SYSTEM) -> tuple[RulebookV
     header = content["rulebook"]
     rulebook_id, version = header["id"], header["version"]
     existing = RulebookVersion.objects.filter(rulebook_id=rulebook_id, version=version).first()
-    if existing is not None and existing.content_sha256 != sha256:
-        raise RulesError(
-            RulesErrorCode.VERSION_EXISTS,
-            f"{rulebook_id} v{version} is already loaded with other content; "
-            "publish the change as a new version",
-            status=409, rulebook_id=rulebook_id, version=version,
-        )
-    event = NewEvent(
-        stream=rulebook_stream(rulebook_id),
-        type=RULEBOOK_LOADED,
-        payload={"content": content, "content_sha256": sha256, "source_name": path.name},
-    )
-    try:
-        result = append(
-            [event],
-            # Version n of a rulebook is the stream's n-th event, so two
-            # loaders racing on one version cannot both succeed.
-            expected_versions={rulebook_stream(rulebook_id): version - 1},
-            idempotency_key=f"rules/load/{rulebook_id}/v{version}/{sha256}",
-            metadata=metadata,
-        )
-    except (StaleVersion, IdempotencyConflict) as error:
-        raise RulesError(
-            RulesErrorCode.VERSION_EXISTS,
-            f"{rulebook_id} v{version} cannot be loaded: {error}", status=409,
-        ) from None
-    return RulebookVersion.objects.get(rulebook_id=rulebook_id, version=version), not result.replayed
+    if existing is not None:
+        if existing.content_sha256 != sha256:
+            raise _version_exists(rulebook_id, version)
+        return existing, False
+    return run(LoadRulebook(content, sha256, path.name),
+               {"rulebook_id": rulebook_id, "version": version, "content_sha256": sha256},
+               _call(metadata, f"rules/load/{rulebook_id}/v{version}/{sha256}"))
 
 
 def load_shipped_rulebooks(metadata: Metadata = SYSTEM) -> list[tuple[RulebookVersion, bool]]:
-    """Load every rulebook file shipped in casino/rules/data, oldest version first."""
+    """Load every shipped rulebook file in casino/rules/data, oldest version first."""
     return [load_rulebook(path, metadata=metadata) for path in shipped_rulebook_files()]
+
+
+@dataclass(frozen=True, slots=True)
+class VenueContext:
+    arguments: Mapping[str, Any]
+    latest: RulebookVersion
+    gaming_day_start: dt.time
+    at: dt.datetime
+
+
+class RegisterVenue(BaseCommand[VenueContext, Venue]):
+    name = "rules.register_venue"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> VenueContext:
+        code, rulebook_id = arguments["code"], arguments["rulebook_id"]
+        if stream_version(venue_stream(code)):
+            raise RulesError(RulesErrorCode.VENUE_EXISTS, f"venue {code} already exists",
+                             status=409, venue=code)
+        latest = (RulebookVersion.objects.filter(rulebook_id=rulebook_id)
+                  .order_by("-version").first())
+        if latest is None:
+            raise RulesError(RulesErrorCode.UNKNOWN_RULEBOOK, f"no rulebook {rulebook_id!r}",
+                             status=404, rulebook_id=rulebook_id)
+        start = arguments["gaming_day_start"]
+        if start is None:
+            boundary = latest.figures.filter(figure_key="gaming_day.boundary").first()
+            start = boundary.value if boundary else "00:00"
+        return VenueContext(arguments=arguments, latest=latest,
+                            gaming_day_start=dt.time.fromisoformat(start), at=call.moment())
+
+    def decide(self, context: VenueContext) -> Decision:
+        # Imported here: the compliance pipeline imports the rules app.
+        from casino.compliance.pipeline import venue_day
+
+        a, latest = context.arguments, context.latest
+        stream = venue_stream(a["code"])
+        place = Venue(code=a["code"], time_zone=latest.time_zone,
+                      gaming_day_start=context.gaming_day_start)
+        event = NewEvent(
+            stream=stream,
+            type=VENUE_REGISTERED,
+            payload={
+                "code": a["code"],
+                "name": a["name"],
+                "rulebook_id": a["rulebook_id"],
+                "currency": latest.currency,
+                "time_zone": latest.time_zone,
+                "gaming_day_start": context.gaming_day_start.strftime("%H:%M"),
+            },
+            occurred_at=context.at,
+            gaming_day=venue_day(place, context.at),
+        )
+        return Decision([event], {stream: 0})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Venue:
+        return Venue.objects.get(code=events[0].payload["code"])
+
+
+REGISTER_VENUE = RegisterVenue()
 
 
 def register_venue(
@@ -79,32 +186,11 @@ def register_venue(
     if not code or "/" in code or len(code) > 60:
         raise RulesError(RulesErrorCode.INVALID_VENUE, "venue code must be 1-60 characters "
                          "without '/'", status=400)
-    latest = RulebookVersion.objects.filter(rulebook_id=rulebook_id).order_by("-version").first()
-    if latest is None:
-        raise RulesError(RulesErrorCode.UNKNOWN_RULEBOOK, f"no rulebook {rulebook_id!r}",
-                         status=404, rulebook_id=rulebook_id)
-    if gaming_day_start is None:
-        boundary = latest.figures.filter(figure_key="gaming_day.boundary").first()
-        gaming_day_start = dt.time.fromisoformat(boundary.value) if boundary else dt.time(0, 0)
-    event = NewEvent(
-        stream=venue_stream(code),
-        type=VENUE_REGISTERED,
-        payload={
-            "code": code,
-            "name": name,
-            "rulebook_id": rulebook_id,
-            "currency": latest.currency,
-            "time_zone": latest.time_zone,
-            "gaming_day_start": gaming_day_start.strftime("%H:%M"),
-        },
-    )
-    try:
-        append([event], expected_versions={venue_stream(code): 0},
-               idempotency_key=idempotency_key, metadata=metadata)
-    except StaleVersion:
-        raise RulesError(RulesErrorCode.VENUE_EXISTS, f"venue {code} already exists",
-                         status=409, venue=code) from None
-    return Venue.objects.get(code=code)
+    return run(REGISTER_VENUE,
+               {"code": code, "name": name, "rulebook_id": rulebook_id,
+                "gaming_day_start": (gaming_day_start.strftime("%H:%M")
+                                     if gaming_day_start is not None else None)},
+               _call(metadata, idempotency_key))
 
 
 def venue_zone(venue: Venue) -> zoneinfo.ZoneInfo:
