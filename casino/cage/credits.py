@@ -26,8 +26,10 @@ Concurrency. `credit_player` reads the account's committed balance; the
 caller appends afterwards. A deposit committed in between makes the
 ledger's writer (which re-checks every maximum under its lock, L4) refuse
 the append with BalanceMaxExceeded, and the caller starts again from the
-read, a bounded number of times (each caller's ATTEMPTS_MAX), then answers
-`concurrent_update`. So nothing is ever posted above the ceiling; a
+read, a bounded number of times (casino.runner's ATTEMPTS_MAX for a
+converted caller, whose Command.load calls `credit_players(...,
+open_payouts_due=False)` and whose Decision opens `accounts_to_open`),
+then answers `concurrent_update`. So nothing is ever posted above the ceiling; a
 withdrawal in between only means the split left headroom unused, never an
 overdraft. Shared by casino.games, casino.tournaments, casino.jackpots and
 casino.poker (cash_out).
@@ -121,12 +123,15 @@ def credit_player(*, player_id: str, amount_minor: int, currency: str, venue: st
 
 
 def credit_players(amounts: Mapping[str, int], *, currency: str, venue: str,
-                   on: dt.date | None = None, metadata: Metadata | None = None
-                   ) -> dict[str, PlayerCredit]:
+                   on: dt.date | None = None, metadata: Metadata | None = None,
+                   open_payouts_due: bool = True) -> dict[str, PlayerCredit]:
     """`credit_player` for several players at once (one read of their accounts).
 
     Each player appears once: sum a player's credits in one append first, as
-    the ceiling bounds their total.
+    the ceiling bounds their total. A command run by casino.runner passes
+    `open_payouts_due=False` (its load only reads) and puts
+    `accounts_to_open(credits)` in its Decision, so the runner opens
+    `bank/<venue>/payouts_due` in the append's transaction.
     """
     codes = {player_id: gaming_account(player_id) for player_id in amounts}
     rows = {code: (balance, maximum) for code, balance, maximum in Account.objects.filter(
@@ -156,9 +161,25 @@ def credit_players(amounts: Mapping[str, int], *, currency: str, venue: str,
             account=code, account_minor=to_account, overflow_minor=overflow,
             balance_before_minor=balance, balance_max_minor=maximum,
             postings=tuple(postings))
-    if any(c.overflow_minor for c in credits.values()):
+    if open_payouts_due and any(c.overflow_minor for c in credits.values()):
         ensure_payouts_due(venue=venue, currency=currency, metadata=metadata)
     return credits
+
+
+def payouts_due_terms(*, venue: str, currency: str) -> dict[str, Any]:
+    """The `open_account` terms of `bank/<venue>/payouts_due` (for Decision.accounts)."""
+    return dict(code=payouts_due(venue), type=AccountType.LIABILITY, currency=currency,
+                name=f"Wins due to players' bank accounts at {venue}",
+                must_not_go_negative=True)
+
+
+def accounts_to_open(credits: Iterable[PlayerCredit]) -> list[dict[str, Any]]:
+    """Accounts the credits' postings need that may be missing: payouts_due on overflow."""
+    terms = {}
+    for credit in credits:
+        if credit.overflow_minor:
+            terms[credit.venue] = payouts_due_terms(venue=credit.venue, currency=credit.currency)
+    return list(terms.values())
 
 
 def overflow_blocks(credits: Iterable[PlayerCredit]) -> list[dict[str, Any]]:
@@ -171,9 +192,7 @@ def ensure_payouts_due(*, venue: str, currency: str, metadata: Metadata | None =
     code = payouts_due(venue)
     if not Account.objects.filter(code=code).exists():
         try:
-            open_account(code=code, type=AccountType.LIABILITY, currency=currency,
-                         name=f"Wins due to players' bank accounts at {venue}",
-                         must_not_go_negative=True,
+            open_account(**payouts_due_terms(venue=venue, currency=currency),
                          metadata=metadata or Metadata(actor="system", source=SOURCE),
                          idempotency_key=f"cage/account/{code}")
         except AccountExists:

@@ -12,7 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from casino.cage.commands import deposit
-from casino.cage.credits import credit_player, ensure_payouts_due, split_credit
+from casino.cage.credits import (
+    accounts_to_open,
+    credit_player,
+    credit_players,
+    ensure_payouts_due,
+    split_credit,
+)
 from casino.cage.events import gaming_account, payouts_due
 from casino.compliance.errors import AttemptRejected
 from ledger import InvariantViolation, open_account
@@ -62,6 +68,20 @@ def test_an_account_not_yet_opened_splits_at_the_ceiling_it_will_open_with(venue
     opened = Event.objects.filter(type="ledger.account_opened").count()
     ensure_payouts_due(venue=CASINO, currency="EUR")
     assert Event.objects.filter(type="ledger.account_opened").count() == opened
+
+
+def test_a_runner_command_reads_only_and_names_payouts_due_for_its_decision(venues):
+    """`open_payouts_due=False` opens nothing; `accounts_to_open` gives the runner the terms."""
+    player, other = make_player(), make_player()
+    credits = credit_players({player.id: 6_000_00, other.id: 7_000_00}, currency="EUR",
+                             venue=CASINO, open_payouts_due=False)
+    assert not Account.objects.filter(code=payouts_due(CASINO)).exists()
+    assert accounts_to_open(credits.values()) == [dict(
+        code=payouts_due(CASINO), type="liability", currency="EUR",
+        name=f"Wins due to players' bank accounts at {CASINO}", must_not_go_negative=True)]
+    fitting = credit_players({player.id: 1_00}, currency="EUR", venue=CASINO,
+                             open_payouts_due=False)
+    assert accounts_to_open(fitting.values()) == []
 
 
 def test_a_credit_that_fits_has_no_overflow_and_opens_nothing(venues):
