@@ -53,7 +53,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 import zoneinfo
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Mapping, Sequence
 
 import native_eval
@@ -117,7 +117,7 @@ from .events import (
     table_stacks,
     table_stream,
 )
-from .models import Seat, SeatMove, Table
+from .models import PlayerBanzaiMove, PlayerEvening, Seat, Table
 
 # Of n requests racing on one table at least one wins each round; a table
 # has at most a controller and a few cashiers acting at once.
@@ -585,7 +585,9 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
 
     The seat rules first (a hand running, the seat taken, the player at
     another seat), then the buy-in range and the evening's rules
-    (casino/poker/evening.py) with the player's earlier moves.
+    (casino/poker/evening.py) with the summary of the player's earlier moves,
+    read by key from the projection, and only the parts the rulebook's rules
+    need: the cost does not grow with the player's moves.
     """
     table = ctx.table
     if ctx.last_hand_running:
@@ -604,17 +606,22 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
     terms = evening.TableTerms(
         table_id=table.id, structure=table.structure,
         small_blind_minor=table.stakes["small_blind_minor"],
-        big_blind_minor=_opening_unit(table.stakes),
+        big_blind_minor=evening.opening_unit(table.stakes),
         buy_in_minor_min=table.buy_in_minor_min, buy_in_minor_max=table.buy_in_minor_max,
         banzai=table.banzai, rulebook=table.rulebook)
-    moves = SeatMove.objects.filter(player_id=player_id, venue=table.venue).select_related(
-        "table")
-    today = [_move(m) for m in moves.filter(gaming_day=day)]
-    banzai_moves, banzai_now = [], 0
+    tonight, banzai_now = evening.Evening(), 0
+    if rules_tonight.one_stack is not None or rules_tonight.short is not None:
+        row = PlayerEvening.objects.filter(
+            key=PlayerEvening.key_of(player_id, table.venue, day)).first()
+        if row is not None:
+            tonight = evening.Evening(row.buy_ins, row.short_buy_ins,
+                                      {s: evening.move_from(m)
+                                       for s, m in row.last_moves.items()})
     if table.banzai and rules_tonight.banzai is not None:
-        since = at - dt.timedelta(minutes=rules_tonight.banzai.lock_minutes)
-        banzai_moves = [_move(m) for m in moves.filter(occurred_at__gte=since,
-                                                       table__banzai=True)]
+        last = PlayerBanzaiMove.objects.filter(
+            key=PlayerBanzaiMove.key_of(player_id, table.venue)).first()
+        if last is not None:
+            tonight = replace(tonight, last_banzai=evening.move_from(last.move))
         banzai_now = Seat.objects.filter(
             player_id=player_id, table__banzai=True, table__venue=table.venue,
             table__stakes=table.stakes).exclude(table=table).count()
@@ -622,25 +629,11 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
         verdict = evening.check_buy_in(
             rules_tonight, terms, amount_minor=amount_minor,
             stack_minor=sitting.stack_minor if sitting.player_id else 0,
-            sitting_down=not sitting.player_id, moves_today=today,
-            banzai_moves=banzai_moves, banzai_tables_now=banzai_now, at=at)
+            sitting_down=not sitting.player_id, evening=tonight,
+            banzai_tables_now=banzai_now, at=at)
     except PokerError as refusal:
         return refusal, False
     return None, verdict.short
-
-
-def _opening_unit(stakes: Mapping[str, int]) -> int:
-    """The big blind; in a stud game without blinds its small betting unit."""
-    return engine.Stakes(**stakes).big_blind_minor or engine.Stakes(**stakes).small_unit_minor
-
-
-def _move(row: SeatMove) -> evening.Move:
-    return evening.Move(
-        kind=row.kind, table_id=row.table_id, structure=row.table.structure,
-        small_blind_minor=row.table.stakes["small_blind_minor"],
-        big_blind_minor=_opening_unit(row.table.stakes), banzai=row.table.banzai,
-        amount_minor=row.amount_minor, stack_minor=row.stack_minor, short=row.short,
-        at=row.occurred_at)
 
 
 def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "account",

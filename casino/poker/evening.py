@@ -18,16 +18,21 @@ the venue, and, at Banzai tables, in the last half hour:
   joining a Banzai table within 30 minutes means sitting down with that
   same stack.
 
-Nothing here reads the database: the command gathers the player's moves
-and passes them in, so every rule is testable with plain values.
+Nothing here reads the database. The rules read an `Evening`, a summary
+of the player's moves that the poker projection keeps current at every
+buy-in and cash-out (`PlayerEvening`, `PlayerBanzaiMove` in models.py, both
+read by primary key), so a buy-in costs the same after one move or a
+thousand. `Evening.after(move)` is that summary's one step, used by the
+projection and by the tests alike.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from .engine import Stakes
 from .errors import PokerError, PokerErrorCode as Code
 
 
@@ -41,6 +46,12 @@ class TableTerms:
     buy_in_minor_max: int
     banzai: bool
     rulebook: str
+
+
+def opening_unit(stakes: Mapping[str, int]) -> int:
+    """A table's big blind; in a stud game without blinds its small betting unit."""
+    parsed = Stakes(**stakes)
+    return parsed.big_blind_minor or parsed.small_unit_minor
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +68,60 @@ class Move:
     stack_minor: int               # after a buy-in; what was taken away on a cash-out
     short: bool
     at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Evening:
+    """What the rules read of a player's moves at the venue before this buy-in.
+
+    `buy_ins` and `short_buy_ins` count this gaming day's; `last_moves` holds
+    the last move of the day at a non-Banzai table of each betting structure
+    (one night, one stack looks no further, 000:L306-324); `last_banzai` is
+    the last move at a Banzai table, of any day (the 30-minute lock may reach
+    into the previous gaming day, 001:L223).
+    """
+
+    buy_ins: int = 0
+    short_buy_ins: int = 0
+    last_moves: Mapping[str, Move] = field(default_factory=dict)
+    last_banzai: Move | None = None
+
+    def after(self, move: Move) -> Evening:
+        """Return the summary with one more move (the projection's step)."""
+        last_moves = dict(self.last_moves)
+        last_banzai = self.last_banzai
+        if move.banzai:
+            last_banzai = move
+        else:
+            last_moves[move.structure] = move
+        bought = move.kind == "buy_in"
+        return Evening(self.buy_ins + bought, self.short_buy_ins + (bought and move.short),
+                       last_moves, last_banzai)
+
+    @classmethod
+    def of(cls, moves: Sequence[Move]) -> Evening:
+        """Fold moves, oldest first, into the summary."""
+        evening = cls()
+        for move in moves:
+            evening = evening.after(move)
+        return evening
+
+
+def move_record(move: Move) -> dict[str, Any]:
+    """A move as the projection stores it (JSON; the time in UTC, so a live
+    append and a rebuild from the stored events write the same text)."""
+    return {**{f: getattr(move, f) for f in MOVE_FIELDS},
+            "at": move.at.astimezone(dt.timezone.utc).isoformat()}
+
+
+def move_from(record: Mapping[str, Any]) -> Move:
+    """The move a `move_record` stored."""
+    return Move(**{f: record[f] for f in MOVE_FIELDS},
+                at=dt.datetime.fromisoformat(record["at"]))
+
+
+MOVE_FIELDS = ("kind", "table_id", "structure", "small_blind_minor", "big_blind_minor",
+               "banzai", "amount_minor", "stack_minor", "short")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,23 +183,21 @@ class Verdict:
 
 
 def check_buy_in(rules: EveningRules, table: TableTerms, *, amount_minor: int,
-                 stack_minor: int, sitting_down: bool, moves_today: Sequence[Move],
-                 banzai_moves: Sequence[Move], banzai_tables_now: int,
-                 at: dt.datetime) -> Verdict:
+                 stack_minor: int, sitting_down: bool, evening: Evening,
+                 banzai_tables_now: int, at: dt.datetime) -> Verdict:
     """Accept a buy-in or raise the PokerError (422) of the first rule it breaks.
 
-    `moves_today`: the player's buy-ins and cash-outs at the venue this
-    gaming day, oldest first. `banzai_moves`: their Banzai moves of the last
-    lock window (which may reach into the previous gaming day).
-    `banzai_tables_now`: Banzai tables of this stake level where the player
-    sits now, this one excluded.
+    `evening`: the player's moves at the venue so far, summed up (this gaming
+    day's, and the last Banzai move). `banzai_tables_now`: Banzai tables of
+    this stake level where the player sits now, this one excluded.
     """
     limits = dict(limit_minor_min=table.buy_in_minor_min,
                   limit_minor_max=table.buy_in_minor_max, amount_minor=amount_minor,
                   stack_minor=stack_minor, rulebook=table.rulebook)
     after = stack_minor + amount_minor
     if table.banzai and rules.banzai is not None:
-        locked = _banzai_lock(rules.banzai, table, banzai_moves, at) if sitting_down else None
+        locked = (_banzai_lock(rules.banzai, evening.last_banzai, at) if sitting_down
+                  else None)
         if locked is not None:
             if amount_minor != locked.stack_minor:
                 raise PokerError(
@@ -159,7 +222,7 @@ def check_buy_in(rules: EveningRules, table: TableTerms, *, amount_minor: int,
                 **{**limits, "limit_minor_max": cap})
     ceiling = table.buy_in_minor_max
     if sitting_down and rules.one_stack is not None:
-        carried = _carried_stack(table, moves_today)
+        carried = _carried_stack(table, evening.last_moves.get(table.structure))
         if carried is not None:
             same_stakes, left_with = carried
             floor = max(left_with if same_stakes else min(left_with, table.buy_in_minor_max),
@@ -186,11 +249,11 @@ def check_buy_in(rules: EveningRules, table: TableTerms, *, amount_minor: int,
                          f" {table.buy_in_minor_min}",
                          cite="000:L535-546, L541-543", **limits)
     return _short_buy_in(short, table, amount_minor=amount_minor, stack_minor=stack_minor,
-                         moves_today=moves_today, limits=limits)
+                         evening=evening, limits=limits)
 
 
 def _short_buy_in(short: ShortBuyInRule, table: TableTerms, *, amount_minor: int,
-                  stack_minor: int, moves_today: Sequence[Move],
+                  stack_minor: int, evening: Evening,
                   limits: Mapping[str, Any]) -> Verdict:
     floor = -(-table.buy_in_minor_min * short.fraction_basis_points // 10_000)
     reason = None
@@ -198,9 +261,9 @@ def _short_buy_in(short: ShortBuyInRule, table: TableTerms, *, amount_minor: int
         reason = f"a short buy-in is at least {floor}, half the minimum"
     elif stack_minor > 0:
         reason = "a short buy-in is for a player who has run out of chips"
-    elif not short.first_of_day_allowed and not any(m.kind == "buy_in" for m in moves_today):
+    elif not short.first_of_day_allowed and not evening.buy_ins:
         reason = "a short buy-in cannot be the player's first buy-in of the evening"
-    elif sum(m.short for m in moves_today) >= short.per_day:
+    elif evening.short_buy_ins >= short.per_day:
         reason = f"the player has used their {short.per_day} short buy-in this evening"
     if reason is not None:
         raise PokerError(Code.SHORT_BUY_IN_REFUSED,
@@ -210,31 +273,26 @@ def _short_buy_in(short: ShortBuyInRule, table: TableTerms, *, amount_minor: int
     return Verdict(short=True)
 
 
-def _carried_stack(table: TableTerms, moves_today: Sequence[Move]) -> tuple[bool, int] | None:
+def _carried_stack(table: TableTerms, last: Move | None) -> tuple[bool, int] | None:
     """(same stakes, the stack left with) when the player's last move this
-    evening at a table of this structure was leaving it with chips."""
-    for move in reversed(moves_today):
-        if move.banzai or move.structure != table.structure:
-            continue
-        if move.kind != "cash_out" or move.stack_minor <= 0:
-            return None
-        same = (move.small_blind_minor, move.big_blind_minor) == (table.small_blind_minor,
-                                                                  table.big_blind_minor)
-        return same, move.stack_minor
-    return None
-
-
-def _banzai_lock(rule: BanzaiRule, table: TableTerms, moves: Sequence[Move],
-                 at: dt.datetime) -> Move | None:
-    """The Banzai cash-out whose stack the player must sit down with, if any."""
-    window = dt.timedelta(minutes=rule.lock_minutes)
-    for move in reversed(moves):
-        if not move.banzai:
-            continue
-        if move.kind == "buy_in":
-            return None  # the stack was already brought back to a table
-        threshold = rule.lock_threshold_big_blinds * move.big_blind_minor
-        if at - move.at < window and move.stack_minor > threshold:
-            return move
+    evening at a (non-Banzai) table of this structure was leaving it with chips."""
+    if last is None or last.kind != "cash_out" or last.stack_minor <= 0:
         return None
+    same = (last.small_blind_minor, last.big_blind_minor) == (table.small_blind_minor,
+                                                              table.big_blind_minor)
+    return same, last.stack_minor
+
+
+def _banzai_lock(rule: BanzaiRule, last: Move | None, at: dt.datetime) -> Move | None:
+    """The Banzai cash-out whose stack the player must sit down with, if any.
+
+    Only the last Banzai move counts: after a buy-in the stack was already
+    brought back to a table.
+    """
+    if last is None or last.kind != "cash_out":
+        return None
+    window = dt.timedelta(minutes=rule.lock_minutes)
+    threshold = rule.lock_threshold_big_blinds * last.big_blind_minor
+    if at - last.at < window and last.stack_minor > threshold:
+        return last
     return None

@@ -66,11 +66,11 @@ class Seat(models.Model):
 
 
 class SeatMove(models.Model):
-    """A player's buy-in or cash-out, for the rules that span tables.
+    """A player's buy-in or cash-out, one row each: the record of their moves.
 
-    One night, one stack, the once-an-evening short buy-in and Banzai's
-    30-minute lock look at what the player did earlier the same gaming day
-    (or half hour) at the venue (casino/poker/evening.py).
+    The rules that span tables read the summaries below (`PlayerEvening`,
+    `PlayerBanzaiMove`), never these rows, so a buy-in's cost does not grow
+    with the day.
     """
 
     BUY_IN = "buy_in"
@@ -94,6 +94,57 @@ class SeatMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.player_id} {self.amount_minor} at {self.table_id}"
+
+
+class PlayerEvening(models.Model):
+    """A player's gaming day at a venue, summed up for the evening rules.
+
+    One row per (player, venue, gaming day), read by its key: the day's
+    buy-ins and short buy-ins, and the last move at a non-Banzai table of
+    each betting structure (`evening.Evening`). The projection folds each
+    buy-in and cash-out into it (`Evening.after`), so a buy-in reads one row
+    however many moves came before (issue 21).
+    """
+
+    key = models.CharField(max_length=160, primary_key=True)  # player/venue/day
+    player_id = models.CharField(max_length=40)
+    venue = models.CharField(max_length=60)
+    gaming_day = models.DateField()
+    buy_ins = models.PositiveIntegerField(default=0)
+    short_buy_ins = models.PositiveIntegerField(default=0)
+    last_moves = models.JSONField(default=dict)  # structure -> evening.move_record
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} at {self.venue} on {self.gaming_day}"
+
+    @staticmethod
+    def key_of(player_id: str, venue: str, gaming_day: object) -> str:
+        return f"{player_id}/{venue}/{gaming_day}"
+
+
+class PlayerBanzaiMove(models.Model):
+    """A player's last buy-in or cash-out at a Banzai table of a venue, any day.
+
+    Banzai's 30-minute lock looks at this move only (001:L223); read by key.
+    """
+
+    key = models.CharField(max_length=110, primary_key=True)  # player/venue
+    player_id = models.CharField(max_length=40)
+    venue = models.CharField(max_length=60)
+    move = models.JSONField()  # evening.move_record
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} at {self.venue}: last Banzai move"
+
+    @staticmethod
+    def key_of(player_id: str, venue: str) -> str:
+        return f"{player_id}/{venue}"
 
 
 class HandStatus(models.TextChoices):

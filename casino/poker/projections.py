@@ -30,7 +30,8 @@ from .events import (
     TABLE_OPENED,
     TIME_CHARGED,
 )
-from .models import Hand, HandStatus, Seat, SeatMove, Table
+from . import evening
+from .models import Hand, HandStatus, PlayerBanzaiMove, PlayerEvening, Seat, SeatMove, Table
 
 
 class PokerProjection:
@@ -38,7 +39,9 @@ class PokerProjection:
     event_types = TABLE_EVENT_TYPES | HAND_EVENT_TYPES
 
     def reset(self) -> None:
-        Table.objects.all().delete()  # seats and hands cascade
+        Table.objects.all().delete()  # seats, moves and hands cascade
+        PlayerEvening.objects.all().delete()
+        PlayerBanzaiMove.objects.all().delete()
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
         # A complete hand history arrives as one append of many events of one
@@ -89,12 +92,38 @@ def _apply_table(event: RecordedEvent) -> None:
 
 
 def _move(event: RecordedEvent, kind: str, stack_minor: int, short: bool = False) -> None:
+    """Record the move, and fold it into the player's evening summaries."""
     p = event.payload
+    venue, structure, stakes, banzai = Table.objects.values_list(
+        "venue", "structure", "stakes", "banzai").get(id=p["table_id"])
     SeatMove.objects.create(
-        position=event.position, kind=kind, player_id=p["player_id"],
-        venue=Table.objects.values_list("venue", flat=True).get(id=p["table_id"]),
+        position=event.position, kind=kind, player_id=p["player_id"], venue=venue,
         gaming_day=event.gaming_day, occurred_at=event.occurred_at, table_id=p["table_id"],
         amount_minor=p["amount_minor"], stack_minor=stack_minor, short=short)
+    move = evening.Move(
+        kind=kind, table_id=p["table_id"], structure=structure,
+        small_blind_minor=stakes["small_blind_minor"],
+        big_blind_minor=evening.opening_unit(stakes), banzai=banzai,
+        amount_minor=p["amount_minor"], stack_minor=stack_minor, short=short,
+        at=event.occurred_at)
+    if banzai:
+        PlayerBanzaiMove.objects.bulk_create(
+            [PlayerBanzaiMove(key=PlayerBanzaiMove.key_of(p["player_id"], venue),
+                              player_id=p["player_id"], venue=venue,
+                              move=evening.move_record(move))],
+            update_conflicts=True, unique_fields=["key"], update_fields=["move"])
+    key = PlayerEvening.key_of(p["player_id"], venue, event.gaming_day)
+    row = PlayerEvening.objects.filter(key=key).first()
+    new = row is None
+    if row is None:
+        row = PlayerEvening(key=key, player_id=p["player_id"], venue=venue,
+                            gaming_day=event.gaming_day)
+    summary = evening.Evening(
+        row.buy_ins, row.short_buy_ins,
+        {s: evening.move_from(m) for s, m in row.last_moves.items()}).after(move)
+    row.buy_ins, row.short_buy_ins = summary.buy_ins, summary.short_buy_ins
+    row.last_moves = {s: evening.move_record(m) for s, m in summary.last_moves.items()}
+    row.save(force_insert=new)
 
 
 def _apply_hand(event: RecordedEvent, hands: dict[str, Hand]) -> None:

@@ -2,25 +2,31 @@
 
 The first half drives the pure rules (casino/poker/evening.py) with plain
 values; the second goes through the commands, where the player's earlier
-moves come from the SeatMove projection.
+moves come summed up from the PlayerEvening and PlayerBanzaiMove
+projections, read by key.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from casino.poker import commands
 from casino.poker.errors import PokerError
 from casino.poker.evening import (
     BanzaiRule,
+    Evening,
     EveningRules,
     Move,
     ShortBuyInRule,
     TableTerms,
     check_buy_in,
 )
+from casino.poker.models import PlayerBanzaiMove, PlayerEvening, SeatMove
 from ledger.models import Event
 from tests.casino.conftest import NOON
 from tests.casino.poker.conftest import funded_player, key, open_helsinki_table
@@ -45,9 +51,9 @@ def _move(kind, amount, stack, *, structure="no_limit", sb=100, bb=200, banzai=F
 def _check(rules, table, amount, *, stack=0, sitting_down=True, today=(), banzai_moves=(),
            banzai_now=0):
     return check_buy_in(rules, table, amount_minor=amount, stack_minor=stack,
-                        sitting_down=sitting_down, moves_today=list(today),
-                        banzai_moves=list(banzai_moves), banzai_tables_now=banzai_now,
-                        at=NOON)
+                        sitting_down=sitting_down,
+                        evening=Evening.of([*banzai_moves, *today]),
+                        banzai_tables_now=banzai_now, at=NOON)
 
 
 def _refused(code, *args, **kwargs):
@@ -181,3 +187,119 @@ def test_banzai_tables_open_with_their_rake_row_and_cap(online):
             small_blind_minor=5, big_blind_minor=10, seats_max=6, buy_in_minor_min=50,
             buy_in_minor_max=101, banzai=True, actor="floor", idempotency_key=key())
     assert caught.value.details["cite"] == "001:L221"
+
+
+def test_a_buy_in_reads_the_same_statements_after_one_move_or_many(venues):
+    """Issue 21: the evening rules read the player's day summed up in one row by
+    key, never the day's moves, so a buy-in after 41 moves runs exactly the
+    statements of one after a single move, and none of them reads SeatMove."""
+    first, second = open_helsinki_table(), open_helsinki_table()
+    once, often = funded_player(5_000_00), funded_player(5_000_00)
+    _sit(first.table_id, 1, once, 10_000)
+    _sit(first.table_id, 2, often, 10_000)
+    for _ in range(20):
+        commands.cash_out(table_id=first.table_id, seat=2, player_id=often.id,
+                          actor="floor", idempotency_key=key())
+        _sit(first.table_id, 2, often, 10_000)  # one stack: back with the 100.00
+    assert SeatMove.objects.filter(player_id=often.id).count() == 41
+
+    def statements(player, seat):
+        with CaptureQueriesContext(connection) as captured:
+            _sit(second.table_id, seat, player, 10_000)
+        return [query["sql"] for query in captured.captured_queries]
+
+    after_one, after_many = statements(once, 1), statements(often, 2)
+    assert len(after_one) == len(after_many)
+    reads = [sql for sql in after_one + after_many if sql.lstrip().startswith("SELECT")]
+    assert not [sql for sql in reads if '"poker_seatmove"' in sql]
+    # The rules read the summary once, by key, before anything is written.
+    for run in (after_one, after_many):
+        lookups = [sql for sql in _checks(run) if '"poker_playerevening"' in sql]
+        assert len(lookups) == 1 and '"poker_playerevening"."key" = ' in lookups[0]
+    summary = PlayerEvening.objects.get(player_id=often.id)
+    assert (summary.buy_ins, summary.short_buy_ins) == (22, 0)
+    assert summary.last_moves["no_limit"]["kind"] == "buy_in"
+
+
+def test_a_room_without_evening_rules_reads_no_summary(online):
+    """At a venue whose rulebook has neither one stack a night nor the short
+    buy-in, a buy-in reads nothing of the player's earlier moves."""
+    table = commands.open_table(
+        venue="veikkaus-online", variant="holdem", structure="no_limit",
+        small_blind_minor=50, big_blind_minor=100, seats_max=6, buy_in_minor_min=4_000,
+        buy_in_minor_max=10_000, actor="floor", idempotency_key=key())
+    player = funded_player(1_000_00)
+    with CaptureQueriesContext(connection) as captured:
+        _sit(table.table_id, 1, player, 4_000)
+    checks = _checks([q["sql"] for q in captured.captured_queries])
+    assert checks and not [sql for sql in checks if "poker_playerevening" in sql
+                           or "poker_seatmove" in sql or "poker_playerbanzaimove" in sql]
+    # The projection still keeps the summary for the venue.
+    assert PlayerEvening.objects.get(player_id=player.id).buy_ins == 1
+
+
+def _checks(statements: list[str]) -> list[str]:
+    """The reads of the command's checks: the statements before its first write
+    (the projection's own reads run inside the append, after it)."""
+    writes = [i for i, sql in enumerate(statements)
+              if sql.lstrip().startswith(("INSERT", "UPDATE"))]
+    return statements[:writes[0]] if writes else statements
+
+
+def test_leaving_a_banzai_table_with_more_than_ten_big_blinds_locks_that_stack(online):
+    """001:L223 through the commands: the player wins the blinds to 1.10 (11 big
+    blinds), leaves, and within 30 minutes must sit down at Banzai with 1.10;
+    the lock is read from the last Banzai move, kept by the projection."""
+    tables = [commands.open_table(
+        venue="veikkaus-online", variant="holdem", structure="no_limit",
+        small_blind_minor=5, big_blind_minor=10, seats_max=6, buy_in_minor_min=50,
+        buy_in_minor_max=100, banzai=True, actor="floor", idempotency_key=key()).table_id
+        for _ in range(2)]
+    winner, loser = funded_player(1_000_00), funded_player(1_000_00)
+    _sit(tables[0], 1, winner, 100)
+    _sit(tables[0], 2, loser, 100)
+    # Heads-up the button posts the small blind (000:L1226-1230); no flop, no rake.
+    hand = commands.start_hand(table_id=tables[0], button=1, actor="t", idempotency_key=key())
+    commands.act(hand_id=hand.hand_id, seat=1, kind="raise", amount_minor=30, actor="t",
+                 idempotency_key=key())
+    commands.act(hand_id=hand.hand_id, seat=2, kind="fold", actor="t", idempotency_key=key())
+    left = commands.cash_out(table_id=tables[0], seat=1, player_id=winner.id, actor="floor",
+                             idempotency_key=key())
+    assert left.amount_minor == 110
+    assert PlayerBanzaiMove.objects.get(player_id=winner.id).move["stack_minor"] == 110
+    with pytest.raises(PokerError) as caught:
+        _sit(tables[1], 1, winner, 100)
+    assert caught.value.code == "poker.banzai_stack_locked"
+    assert caught.value.details["required_minor"] == 110
+    assert _sit(tables[1], 1, winner, 110).stack_minor == 110
+
+
+def test_the_migration_fills_the_summaries_the_projection_keeps(online):
+    """A database migrated with moves already recorded reads the same summaries as
+    one kept by the projection (migration 0003 folds the SeatMove rows)."""
+    from django.apps import apps
+
+    migration = importlib.import_module("casino.poker.migrations.0003_evening_summaries")
+    room, other = open_helsinki_table(), open_helsinki_table()
+    banzai = commands.open_table(
+        venue="veikkaus-online", variant="holdem", structure="no_limit",
+        small_blind_minor=5, big_blind_minor=10, seats_max=6, buy_in_minor_min=50,
+        buy_in_minor_max=100, banzai=True, actor="floor", idempotency_key=key()).table_id
+    player = funded_player(5_000_00)
+    _sit(room.table_id, 1, player, 30_000)
+    commands.cash_out(table_id=room.table_id, seat=1, player_id=player.id, actor="floor",
+                      idempotency_key=key())
+    _sit(other.table_id, 1, player, 30_000)
+    _sit(banzai, 1, player, 100)
+
+    def summaries():
+        return (list(PlayerEvening.objects.values_list()),
+                list(PlayerBanzaiMove.objects.values_list()))
+
+    kept = summaries()
+    assert [row[4:6] for row in kept[0]] == [(2, 0), (1, 0)]
+    assert kept[1][0][3]["stack_minor"] == 100
+    PlayerEvening.objects.all().delete()
+    PlayerBanzaiMove.objects.all().delete()
+    migration.fill_summaries(apps, None)
+    assert summaries() == kept
