@@ -1,16 +1,17 @@
 """Write side of tournaments: announce, register, rebuy, eliminate, pay out.
 
-Each command, in order: replay a request whose idempotency key is recorded
-(its result, or its recorded refusal); load the tournament by folding its
-stream into the engine's state (replay.py) at the stream's version; for a
-purchase, `authorize` it through the compliance pipeline (identity, age,
-self-exclusion and the venue's tournament entry-fee cap: game
-`poker_pvp_tournament`, bet unit `entry_fee`, 002:L3349, L3405, L3485;
-decision `tournaments.entry_cap.amount`); let the engine decide (a refusal
-by a tournament rule is appended as `tournaments.request_rejected` under the
-request's key and then raised); turn the engine's transfers into postings;
-one `append` expecting the version read, retried from the load on
-StaleVersion.
+Every write is a command run by casino.runner (idempotency, retries with
+fresh state, refusals recorded under the key, ledger refusals translated).
+Each command's `load`, in order: read the tournament stream's version; fold
+the stream into the engine's state (replay.py); for a purchase, run the
+compliance checks (identity, age, self-exclusion and the venue's tournament
+entry-fee cap: game `poker_pvp_tournament`, bet unit `entry_fee`,
+002:L3349, L3405, L3485; decision `tournaments.entry_cap.amount`); let the
+engine apply the request to the state; read the gaming accounts a payout
+credits. `check` returns the compliance refusal, or the refusal by a
+tournament rule (recorded as `tournaments.request_rejected`); `decide`
+turns the engine's transfers into postings and one event, expecting the
+version read.
 
 Postings, debit positive: a transfer of A from role X to role Y is
 `X +A, Y -A` (casino/tournaments/events.py lists the accounts). A purchase
@@ -21,8 +22,9 @@ gaming account. The ledger refuses a purchase above the account's balance
 is credited up to the gaming account's ceiling and the rest to
 `bank/<venue>/payouts_due`, with an `overflow` block in the payload
 (decision online.account.balance_overflow, 002:L3068-3070;
-casino/cage/credits.py); a deposit racing the split makes the append fail
-with BalanceMaxExceeded and the command splits again from a new read.
+casino/cage/credits.py). The append also expects the version of each
+credited player's stream, so a deposit racing the split makes it stale and
+the runner splits again from a new read.
 
 Rulebook rows read when a tournament is announced (frozen into its
 `tournament_announced` event, so a later version changes later tournaments
@@ -41,35 +43,29 @@ import datetime as dt
 import uuid
 import zoneinfo
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from django.db import transaction
 from django_fsm import can_proceed
 
-from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.credits import credit_players, overflow_blocks
-from casino.cage.events import OVERFLOW_KEY, gaming_account
-from casino.compliance.events import ATTEMPT_REJECTED
+from casino.cage.credits import PlayerCredit, overflow_blocks, split_credit
+from casino.cage.events import OVERFLOW_KEY, gaming_account, payouts_due
+from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.pipeline import (
     Attempt,
-    authorize,
-    raise_recorded_rejection,
+    load_context,
+    rejection,
     venue_day,
     verdict_record,
 )
+from casino.players.events import player_stream
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion
-from ledger import Metadata, NewEvent, Posting, RecordedEvent, append, open_account
-from ledger.errors import (
-    AccountExists,
-    BalanceMaxExceeded,
-    IdempotencyConflict,
-    InsufficientFunds,
-    StaleVersion,
-)
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
+from ledger import NewEvent, Posting, RecordedEvent
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
 from ledger.models import Account, AccountType, Stream
-from ledger.store import recorded_result
+from ledger.store import stream_version
 
 from . import events as ev
 from .engine import EngineError, PayoutStructure, Price, Transfer
@@ -79,7 +75,6 @@ from .models import Tournament
 from .projections import load_state
 from .replay import apply as apply_event, config_from
 
-ATTEMPTS_MAX = 5
 SOURCE = "casino.tournaments"
 GAME = "poker_pvp_tournament"
 BET_UNIT = "entry_fee"
@@ -106,6 +101,10 @@ class TournamentResult:
     bounties_minor: int
     transfers: tuple[Mapping[str, Any], ...]
     replayed: bool = False
+
+
+def _call(actor: str, idempotency_key: str | None, at: dt.datetime | None) -> Call:
+    return Call(actor=actor, key=idempotency_key, at=at, source=SOURCE)
 
 
 # ---------------------------------------------------------------------------
@@ -137,78 +136,111 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
     like every refused announcement: no stream exists yet), RulesError
     (unknown venue: 404).
     """
-    request = {"op": "announce", "venue": venue, "name": name, "format": format,
-               "entry": dict(entry), "rebuy": rebuy and dict(rebuy),
-               "add_on": add_on and dict(add_on), "re_entry": re_entry,
-               "tournament_id": tournament_id}
-    if target_tournament_id is not None:
-        request["target_tournament_id"] = target_tournament_id
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay(request, recorded, ev.ANNOUNCED)
-    place = rules.venue(venue)
-    at = at or clock.now()
-    local_day = at.astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
-    rulebook = rules.rulebook_in_force(place.rulebook_id, local_day)
-    table = rules.rule_table(rulebook, f"tournaments.payout.{payout_table}")
-    if table is None:
-        raise TournamentError(Code.UNKNOWN_PAYOUT_TABLE,
-                              f"{rulebook.key} has no payout table {payout_table!r}",
-                              payout_table=payout_table, rulebook=rulebook.key)
+    arguments = {"venue": venue, "name": name, "format": format, "entry": dict(entry),
+                 "rebuy": rebuy and dict(rebuy), "add_on": add_on and dict(add_on),
+                 "re_entry": re_entry, "entries_per_player_max": entries_per_player_max,
+                 "rebuys_per_player_max": rebuys_per_player_max,
+                 "re_entries_per_paid_field_step": re_entries_per_paid_field_step,
+                 "progressive_basis_points": progressive_basis_points,
+                 "payout_table": payout_table, "min_entrants": min_entrants,
+                 "seats_per_table": seats_per_table,
+                 "satellite_seat_minor": satellite_seat_minor,
+                 "target_tournament_id": target_tournament_id,
+                 "tournament_id": tournament_id}
+    return run(ANNOUNCE, arguments, _call(actor, idempotency_key, at))
 
-    def figure(key: str, default=None):
-        row = rules.figure(rulebook, key, on=local_day)
-        return row.value if row is not None else default
 
-    if target_tournament_id is not None:
-        satellite_seat_minor = _check_satellite_target(
-            target_tournament_id, format=format, currency=place.currency,
-            seat_minor=satellite_seat_minor)
-    if progressive_basis_points is None:
-        progressive_basis_points = (
-            figure("tournament.bounty.progressive.onto_own_basis_points", 5000)
-            if format == "progressive_bounty" else 0)
-    if re_entries_per_paid_field_step is None and re_entry:
-        re_entries_per_paid_field_step = figure("tournament.re_entry.paid_field_step")
-    different = figure("tournament.elimination.different_tables",
-                       figure("elimination.different_tables_same_hand", "tie"))
-    equal = figure("tournament.elimination.equal_stacks", "tie")
-    config = {
-        "format": format, "entry": dict(entry), "rebuy": rebuy and dict(rebuy),
-        "add_on": add_on and dict(add_on), "re_entry": re_entry,
-        "entries_per_player_max": entries_per_player_max,
-        "rebuys_per_player_max": rebuys_per_player_max,
-        "re_entries_per_paid_field_step": re_entries_per_paid_field_step,
-        "progressive_basis_points": progressive_basis_points,
-        "min_entrants": min_entrants or figure("tournament.min_entrants", 2),
-        "seats_per_table": seats_per_table,
-        "elimination": {"different_tables": different,
-                        "equal_stacks": "tie_break" if equal == "tie_break" else "tie"},
-        "satellite_seat_minor": satellite_seat_minor,
-        "target_tournament_id": target_tournament_id,
-        "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
-    }
-    try:
-        config_from(config)
-    except (EngineError, KeyError, TypeError, ValueError) as error:
-        message = getattr(error, "message", str(error))
-        raise TournamentError(Code.INVALID_REQUEST, message, status=400,
-                              **getattr(error, "details", {})) from None
-    tournament_id = tournament_id or uuid.uuid4().hex[:12]
-    payload = {"tournament_id": tournament_id, "venue": place.code,
-               "currency": place.currency, "rulebook": rulebook.key, "name": name,
-               "config": config}
-    event = NewEvent(stream=ev.tournament_stream(tournament_id), type=ev.ANNOUNCED,
-                     payload=payload, schema_version=ev.SCHEMA_VERSION, occurred_at=at,
-                     gaming_day=venue_day(place, at))
-    try:
-        result = append([event], expected_versions={event.stream: 0},
-                        idempotency_key=idempotency_key, request=request,
-                        metadata=Metadata(actor=actor, source=SOURCE))
-    except StaleVersion:
-        raise TournamentError(Code.INVALID_REQUEST, f"tournament {tournament_id} exists",
-                              status=409, tournament_id=tournament_id) from None
-    return _result(tournament_id, result.events, replayed=result.replayed)
+@dataclass(frozen=True, slots=True)
+class AnnounceContext:
+    event: NewEvent
+
+
+class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
+    """Announce: validate the configuration and freeze the rulebook's rows into it.
+
+    Every refusal raises before anything is written (there is no stream to
+    record it on yet).
+    """
+
+    name = "tournaments.announce"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> AnnounceContext:
+        a = arguments
+        tournament_id = a["tournament_id"] or uuid.uuid4().hex[:12]
+        stream = ev.tournament_stream(tournament_id)
+        if stream_version(stream):
+            raise TournamentError(Code.INVALID_REQUEST, f"tournament {tournament_id} exists",
+                                  status=409, tournament_id=tournament_id)
+        place = rules.venue(a["venue"])
+        at = call.moment()
+        local_day = at.astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
+        rulebook = rules.rulebook_in_force(place.rulebook_id, local_day)
+        table = rules.rule_table(rulebook, f"tournaments.payout.{a['payout_table']}")
+        if table is None:
+            raise TournamentError(Code.UNKNOWN_PAYOUT_TABLE,
+                                  f"{rulebook.key} has no payout table {a['payout_table']!r}",
+                                  payout_table=a["payout_table"], rulebook=rulebook.key)
+
+        def figure(key: str, default=None):
+            row = rules.figure(rulebook, key, on=local_day)
+            return row.value if row is not None else default
+
+        format = a["format"]
+        target_tournament_id = a["target_tournament_id"]
+        satellite_seat_minor = a["satellite_seat_minor"]
+        if target_tournament_id is not None:
+            satellite_seat_minor = _check_satellite_target(
+                target_tournament_id, format=format, currency=place.currency,
+                seat_minor=satellite_seat_minor)
+        progressive_basis_points = a["progressive_basis_points"]
+        if progressive_basis_points is None:
+            progressive_basis_points = (
+                figure("tournament.bounty.progressive.onto_own_basis_points", 5000)
+                if format == "progressive_bounty" else 0)
+        re_entries_per_paid_field_step = a["re_entries_per_paid_field_step"]
+        if re_entries_per_paid_field_step is None and a["re_entry"]:
+            re_entries_per_paid_field_step = figure("tournament.re_entry.paid_field_step")
+        different = figure("tournament.elimination.different_tables",
+                           figure("elimination.different_tables_same_hand", "tie"))
+        equal = figure("tournament.elimination.equal_stacks", "tie")
+        config = {
+            "format": format, "entry": a["entry"], "rebuy": a["rebuy"],
+            "add_on": a["add_on"], "re_entry": a["re_entry"],
+            "entries_per_player_max": a["entries_per_player_max"],
+            "rebuys_per_player_max": a["rebuys_per_player_max"],
+            "re_entries_per_paid_field_step": re_entries_per_paid_field_step,
+            "progressive_basis_points": progressive_basis_points,
+            "min_entrants": a["min_entrants"] or figure("tournament.min_entrants", 2),
+            "seats_per_table": a["seats_per_table"],
+            "elimination": {"different_tables": different,
+                            "equal_stacks": "tie_break" if equal == "tie_break" else "tie"},
+            "satellite_seat_minor": satellite_seat_minor,
+            "target_tournament_id": target_tournament_id,
+            "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
+        }
+        try:
+            config_from(config)
+        except (EngineError, KeyError, TypeError, ValueError) as error:
+            message = getattr(error, "message", str(error))
+            raise TournamentError(Code.INVALID_REQUEST, message, status=400,
+                                  **getattr(error, "details", {})) from None
+        payload = {"tournament_id": tournament_id, "venue": place.code,
+                   "currency": place.currency, "rulebook": rulebook.key, "name": a["name"],
+                   "config": config}
+        return AnnounceContext(NewEvent(
+            stream=stream, type=ev.ANNOUNCED, payload=payload,
+            schema_version=ev.SCHEMA_VERSION, occurred_at=at,
+            gaming_day=venue_day(place, at)))
+
+    def decide(self, context: AnnounceContext) -> Decision:
+        return Decision([context.event], {context.event.stream: 0})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> TournamentResult:
+        return _result(events[0].payload["tournament_id"], events, replayed=replayed)
+
+
+ANNOUNCE = AnnounceCommand()
 
 
 def _check_satellite_target(target_id: str, *, format: str, currency: str,
@@ -245,7 +277,7 @@ def _check_satellite_target(target_id: str, *, format: str, currency: str,
 def open_registration(*, tournament_id: str, actor: str, idempotency_key: str | None = None,
                       at: dt.datetime | None = None) -> TournamentResult:
     """Start taking entries."""
-    return _run(tournament_id, ev.REGISTRATION_OPENED, {}, actor=actor,
+    return _run("open_registration", {"tournament_id": tournament_id}, actor=actor,
                 idempotency_key=idempotency_key, at=at)
 
 
@@ -258,24 +290,25 @@ def register(*, tournament_id: str, player_id: str, kind: str = "entry", actor: 
     (000:L3297-3301). Raises AttemptRejected (a compliance rule, recorded),
     TournamentError (a tournament rule, recorded; insufficient funds, not).
     """
-    return _run(tournament_id, ev.PLAYER_ENTERED, {"player_id": player_id, "kind": kind},
-                actor=actor, idempotency_key=idempotency_key, at=at, player_id=player_id)
+    return _run("register", {"tournament_id": tournament_id, "player_id": player_id,
+                             "kind": kind},
+                actor=actor, idempotency_key=idempotency_key, at=at)
 
 
 def rebuy(*, tournament_id: str, player_id: str, actor: str,
           idempotency_key: str | None = None, at: dt.datetime | None = None
           ) -> TournamentResult:
     """A rebuy at the rebuy price, normally without the fee (000:L3313-3315)."""
-    return _run(tournament_id, ev.REBUY_PURCHASED, {"player_id": player_id}, actor=actor,
-                idempotency_key=idempotency_key, at=at, player_id=player_id)
+    return _run("rebuy", {"tournament_id": tournament_id, "player_id": player_id},
+                actor=actor, idempotency_key=idempotency_key, at=at)
 
 
 def add_on(*, tournament_id: str, player_id: str, actor: str,
            idempotency_key: str | None = None, at: dt.datetime | None = None
            ) -> TournamentResult:
     """The add-on after the last rebuy hand (000:L3326-3330)."""
-    return _run(tournament_id, ev.ADD_ON_PURCHASED, {"player_id": player_id}, actor=actor,
-                idempotency_key=idempotency_key, at=at, player_id=player_id)
+    return _run("add_on", {"tournament_id": tournament_id, "player_id": player_id},
+                actor=actor, idempotency_key=idempotency_key, at=at)
 
 
 def start(*, tournament_id: str, actor: str, idempotency_key: str | None = None,
@@ -283,19 +316,15 @@ def start(*, tournament_id: str, actor: str, idempotency_key: str | None = None,
     """Start play. With fewer than the minimum entrants the tournament is
     cancelled instead and every entry refunded (003:L163, L173): the answer
     then has state `cancelled`."""
-    state, _ = _load(tournament_id)
-    if state.phase == "registering" and state.entries < state.config.min_entrants:
-        return cancel(tournament_id=tournament_id, actor=actor,
-                      idempotency_key=idempotency_key, at=at)
-    return _run(tournament_id, ev.STARTED, {}, actor=actor, idempotency_key=idempotency_key,
-                at=at)
+    return _run("start", {"tournament_id": tournament_id}, actor=actor,
+                idempotency_key=idempotency_key, at=at)
 
 
 def fix_prize_pool(*, tournament_id: str, actor: str, idempotency_key: str | None = None,
                    at: dt.datetime | None = None) -> TournamentResult:
     """Close late registration, re-entries, rebuys and add-ons: the payout
     table in money is published (000:L3384-3386, 002:L2997)."""
-    return _run(tournament_id, ev.PRIZE_POOL_FIXED, {}, actor=actor,
+    return _run("fix_prize_pool", {"tournament_id": tournament_id}, actor=actor,
                 idempotency_key=idempotency_key, at=at)
 
 
@@ -307,10 +336,263 @@ def draw_prize_pool(*, tournament_id: str, multiplier: str, actor: str,
     The prize is read from the rulebook's `hexapro.prize.<level>.<multiplier>`
     for the game's buy-in, and the split from `hexapro.payout.*`.
     """
+    return _run("draw_prize_pool", {"tournament_id": tournament_id, "multiplier": multiplier},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def eliminate(*, tournament_id: str, outs: Sequence[Mapping[str, Any]],
+              eliminators: Mapping[str, Sequence[str]] | None = None, actor: str,
+              idempotency_key: str | None = None, at: dt.datetime | None = None
+              ) -> TournamentResult:
+    """Record the players out in one hand (000:L3391-3398, 004:L77-78).
+
+    `outs`: [{"player_id", "stack" (chips at the start of the hand),
+    "table", "tie_break"}]; `eliminators`: who took each one's chips (the
+    bounty goes to them, 000:L3352-3377).
+    """
+    return _run("eliminate", {
+        "tournament_id": tournament_id, "outs": [dict(o) for o in outs],
+        "eliminators": {k: list(v) for k, v in (eliminators or {}).items()},
+    }, actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def disqualify(*, tournament_id: str, player_id: str, reason: str, actor: str,
+               idempotency_key: str | None = None, at: dt.datetime | None = None
+               ) -> TournamentResult:
+    """Disqualify: no prize, money stays in the pool (000:L3577-3578, 004:L177)."""
+    return _run("disqualify", {"tournament_id": tournament_id, "player_id": player_id,
+                               "reason": reason},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def exclude(*, tournament_id: str, player_id: str, reason: str, actor: str,
+            idempotency_key: str | None = None, at: dt.datetime | None = None
+            ) -> TournamentResult:
+    """Exclude: the player keeps the place held now (004:L175-176)."""
+    return _run("exclude", {"tournament_id": tournament_id, "player_id": player_id,
+                            "reason": reason},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def record_deal(*, tournament_id: str, amounts_minor: Mapping[str, int],
+                consents: Sequence[str], pay_by_table: bool = False, actor: str,
+                idempotency_key: str | None = None, at: dt.datetime | None = None
+                ) -> TournamentResult:
+    """A deal agreed by every remaining player (004:L19, 000:L3401-3403)."""
+    return _run("record_deal", {
+        "tournament_id": tournament_id, "amounts_minor": dict(amounts_minor),
+        "consents": list(consents), "pay_by_table": pay_by_table,
+    }, actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def finish(*, tournament_id: str, final_stacks: Mapping[str, int] | None = None,
+           actor: str, idempotency_key: str | None = None,
+           at: dt.datetime | None = None) -> TournamentResult:
+    """Pay the prizes (and the bounties left) from the pool: one event."""
+    return _run("finish", {"tournament_id": tournament_id,
+                           "final_stacks": dict(final_stacks or {})},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def cancel(*, tournament_id: str, stacks: Mapping[str, int] | None = None, actor: str,
+           idempotency_key: str | None = None, at: dt.datetime | None = None
+           ) -> TournamentResult:
+    """Cancel: refunds before the start; after it, the interruption payouts
+    of 001:L417-444 from the chip counts of the players still in."""
+    return _run("cancel", {"tournament_id": tournament_id, "stacks": dict(stacks or {})},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def _run(operation: str, arguments: dict[str, Any], *, actor: str,
+         idempotency_key: str | None, at: dt.datetime | None) -> TournamentResult:
+    return run(COMMANDS[operation], arguments, _call(actor, idempotency_key, at))
+
+
+# ---------------------------------------------------------------------------
+# The common path
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentContext:
+    """What an operation on a tournament decides from: the engine's outcome.
+
+    `load` has already applied the request to the engine's state (a
+    computation on a fresh copy), so `check` and `decide` only read.
+    """
+
+    tournament_id: str
+    stream: str
+    version: int
+    event_type: str
+    request: dict[str, Any]         # what a recorded refusal says was tried
+    row: Tournament
+    at: dt.datetime
+    day: dt.date
+    payload: dict[str, Any]
+    transfers: tuple[Transfer, ...] = ()
+    seating: "_Seating | None" = None
+    # A refusal by the compliance pipeline: the attempt, its context, its verdict.
+    attempt: Attempt | None = None
+    compliance: AttemptContext | None = None
+    verdict: Verdict | None = None
+    # A refusal by a tournament rule.
+    engine_error: EngineError | None = None
+    # The gaming accounts credited: code -> (balance, maximum); the streams
+    # of their players -> version (read before the balances).
+    credited: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
+    player_versions: Mapping[str, int] = field(default_factory=dict)
+    ceiling_new: int | None = None  # the ceiling a gaming account opens with
+
+
+class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
+    """One operation on a tournament's stream, run by casino.runner."""
+
+    source = SOURCE
+
+    def __init__(self, operation: str, event_type: str,
+                 payload: Callable[[Mapping[str, Any], State, Tournament], dict[str, Any]]
+                 | None = None) -> None:
+        self.name = f"tournaments.{operation}"
+        self.event_type = event_type
+        self._payload = payload
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> TournamentContext:
+        tournament_id = arguments["tournament_id"]
+        stream = ev.tournament_stream(tournament_id)
+        state, version = _load(tournament_id)
+        row = Tournament.objects.get(id=tournament_id)
+        venue = rules.venue(row.venue)
+        at = call.moment()
+        day = venue_day(venue, at)
+        event_type = self.event_type
+        payload = {k: v for k, v in arguments.items() if k != "tournament_id"}
+        if self._payload is not None:
+            payload = self._payload(arguments, state, row)
+        if (event_type == ev.STARTED and state.phase == "registering"
+                and state.entries < state.config.min_entrants):
+            # Too few entrants: the start cancels and refunds (003:L163, L173).
+            event_type, payload = ev.CANCELLED, {"stacks": {}}
+        request = {"op": event_type, "tournament_id": tournament_id, **payload}
+        common = dict(tournament_id=tournament_id, stream=stream, version=version,
+                      event_type=event_type, request=request, row=row, at=at, day=day)
+        full = dict(payload)
+        if event_type in PURCHASES:
+            price = _price_of(state, event_type)
+            if price is not None:
+                player_id = arguments["player_id"]
+                attempt = Attempt(kind="stake", venue=venue.code,
+                                  amount_minor=price.total_minor, currency=row.currency,
+                                  player_id=player_id, game=GAME, bet_unit=BET_UNIT,
+                                  category="pvp", at=at)
+                compliance = load_context(attempt)
+                verdict = run_checks(compliance)
+                if not verdict.allowed:
+                    return TournamentContext(**common, payload=full, attempt=attempt,
+                                             compliance=compliance, verdict=verdict)
+                full.update(price=price.as_dict(), verdict=verdict_record(verdict),
+                            activity={"player": player_id, "venue": venue.code,
+                                      "day": day.isoformat(), "category": "pvp",
+                                      "staked_minor": price.total_minor})
+        try:
+            _check_transition(row, event_type)
+            transfers = apply_event(state, event_type, full)
+        except EngineError as error:
+            return TournamentContext(**common, payload=full, engine_error=error)
+        seating = None
+        target_id = row.config.get("target_tournament_id")
+        if event_type == ev.FINISHED and target_id and state.payout and state.payout.seats:
+            seating = _seat_winners(state, tournament_id=tournament_id, target_id=target_id,
+                                    at=at)
+            full["seats_awarded"] = seating.awarded
+        entered = seating.entered if seating else set()
+        transfers = [t for t in transfers if not (
+            t.reason == "seat" and t.target.split(":", 1)[1] in entered)]
+        full["transfers"] = ([_transfer_dict(t) for t in transfers]
+                             + (seating.moved if seating else []))
+        if state.payout is not None and event_type in (ev.FINISHED, ev.CANCELLED):
+            full["outcome"] = {"method": state.payout.method,
+                               "places": dict(state.payout.places),
+                               "prizes_minor": dict(state.payout.prizes_minor),
+                               "seats": list(state.payout.seats)}
+        credited_players = sorted({t.target.split(":", 1)[1] for t in transfers
+                                   if t.target.startswith("player:")})
+        player_versions = _stream_versions([player_stream(p) for p in credited_players])
+        credited = _accounts([gaming_account(p) for p in credited_players])
+        return TournamentContext(**common, payload=full, transfers=tuple(transfers),
+                                 seating=seating, credited=credited,
+                                 player_versions=player_versions,
+                                 ceiling_new=account_ceiling(day))
+
+    def check(self, context: TournamentContext) -> Rejection | None:
+        attempt, compliance, verdict = context.attempt, context.compliance, context.verdict
+        if attempt is not None and compliance is not None and verdict is not None:
+            return rejection(attempt, compliance, verdict)
+        if context.engine_error is not None:
+            return _engine_rejection(context, context.engine_error)
+        return None
+
+    def decide(self, context: TournamentContext) -> Decision:
+        row = context.row
+        full = dict(context.payload)
+        postings = _postings(context.transfers, context.tournament_id, row.venue,
+                             row.currency)
+        postings, overflow = _split_credits(postings, venue=row.venue, currency=row.currency,
+                                            accounts=context.credited,
+                                            ceiling_new=context.ceiling_new)
+        if overflow:
+            full[OVERFLOW_KEY] = overflow
+        events = [NewEvent(stream=context.stream, type=context.event_type, payload=full,
+                           postings=postings, schema_version=ev.SCHEMA_VERSION,
+                           occurred_at=context.at, gaming_day=context.day)]
+        expected = {context.stream: context.version, **context.player_versions}
+        terms = {code: _account_terms(code, tournament_id=context.tournament_id,
+                                      venue=row.venue, currency=row.currency,
+                                      ceiling=context.ceiling_new)
+                 for code in (p.account for p in postings)}
+        seating = context.seating
+        if seating is not None and seating.events:
+            events += seating.events
+            expected[seating.stream] = seating.version
+            for seat_event in seating.events:
+                for posting in seat_event.postings:
+                    terms.setdefault(posting.account, _account_terms(
+                        posting.account, tournament_id=seating.target_id,
+                        venue=seating.venue, currency=row.currency,
+                        ceiling=context.ceiling_new))
+        return Decision(events, expected, accounts=list(terms.values()))
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> TournamentResult:
+        first = events[0]
+        if first.type == ev.REQUEST_REJECTED:
+            p = first.payload
+            raise TournamentError(p["rule"], p["message"],
+                                  status=_status(p["rule"][len("tournaments."):]),
+                                  **p["details"])
+        return _result(first.stream.split("/", 1)[1], events, replayed=replayed)
+
+    def refusal(self, context: TournamentContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, InsufficientFunds):
+            return TournamentError(
+                Code.INSUFFICIENT_FUNDS, "the gaming account holds less than the price;"
+                " there is no credit (002:L3033)", account=error.details.get("account"),
+                balance_minor=error.details.get("balance_minor"), cite="002:L3033")
+        if isinstance(error, BalanceMaxExceeded):
+            # A credit to the account committed after the split was read
+            # (not a deposit: that makes the append stale and is retried).
+            return TournamentError(
+                Code.ACCOUNT_CEILING, "a gaming account changed while its payout was being"
+                " split at its ceiling (002:L3070); send the request again", status=409,
+                account=error.details.get("account"), cite="002:L3070")
+        return None
+
+
+def _draw_payload(arguments: Mapping[str, Any], state: State, row: Tournament
+                  ) -> dict[str, Any]:
+    """The drawn HexaPro pool: the prize for the buy-in and its split (001:L480-493)."""
     from .engine import hexapro
 
-    state, _ = _load(tournament_id)
-    row = Tournament.objects.get(id=tournament_id)
+    multiplier = arguments["multiplier"]
     rulebook = _rulebook(row.rulebook)
     buy_in = state.config.entry.total_minor
     level = f"eur{buy_in // 100}"
@@ -326,81 +608,34 @@ def draw_prize_pool(*, tournament_id: str, multiplier: str, actor: str,
                                 value("hexapro.payout.winner_takes_all_max_multiplier"),
                                 [value(f"hexapro.payout.{p}")
                                  for p in ("first", "second", "third")])
-    return _run(tournament_id, ev.PRIZE_POOL_DRAWN,
-                {"multiplier": multiplier, "prize_pool_minor": prize.value,
-                 "shares_basis_points": list(shares), "cite": prize.cite},
-                actor=actor, idempotency_key=idempotency_key, at=at)
+    return {"multiplier": multiplier, "prize_pool_minor": prize.value,
+            "shares_basis_points": list(shares), "cite": prize.cite}
 
 
-def eliminate(*, tournament_id: str, outs: Sequence[Mapping[str, Any]],
-              eliminators: Mapping[str, Sequence[str]] | None = None, actor: str,
-              idempotency_key: str | None = None, at: dt.datetime | None = None
-              ) -> TournamentResult:
-    """Record the players out in one hand (000:L3391-3398, 004:L77-78).
-
-    `outs`: [{"player_id", "stack" (chips at the start of the hand),
-    "table", "tie_break"}]; `eliminators`: who took each one's chips (the
-    bounty goes to them, 000:L3352-3377).
-    """
-    return _run(tournament_id, ev.PLAYERS_ELIMINATED,
-                {"outs": [dict(o) for o in outs],
-                 "eliminators": {k: list(v) for k, v in (eliminators or {}).items()}},
-                actor=actor, idempotency_key=idempotency_key, at=at)
-
-
-def disqualify(*, tournament_id: str, player_id: str, reason: str, actor: str,
-               idempotency_key: str | None = None, at: dt.datetime | None = None
-               ) -> TournamentResult:
-    """Disqualify: no prize, money stays in the pool (000:L3577-3578, 004:L177)."""
-    return _run(tournament_id, ev.PLAYER_DISQUALIFIED,
-                {"player_id": player_id, "reason": reason}, actor=actor,
-                idempotency_key=idempotency_key, at=at)
-
-
-def exclude(*, tournament_id: str, player_id: str, reason: str, actor: str,
-            idempotency_key: str | None = None, at: dt.datetime | None = None
-            ) -> TournamentResult:
-    """Exclude: the player keeps the place held now (004:L175-176)."""
-    return _run(tournament_id, ev.PLAYER_EXCLUDED, {"player_id": player_id, "reason": reason},
-                actor=actor, idempotency_key=idempotency_key, at=at)
-
-
-def record_deal(*, tournament_id: str, amounts_minor: Mapping[str, int],
-                consents: Sequence[str], pay_by_table: bool = False, actor: str,
-                idempotency_key: str | None = None, at: dt.datetime | None = None
-                ) -> TournamentResult:
-    """A deal agreed by every remaining player (004:L19, 000:L3401-3403)."""
-    return _run(tournament_id, ev.DEAL_RECORDED,
-                {"amounts_minor": dict(amounts_minor), "consents": list(consents),
-                 "pay_by_table": pay_by_table}, actor=actor,
-                idempotency_key=idempotency_key, at=at)
-
-
-def finish(*, tournament_id: str, final_stacks: Mapping[str, int] | None = None,
-           actor: str, idempotency_key: str | None = None,
-           at: dt.datetime | None = None) -> TournamentResult:
-    """Pay the prizes (and the bounties left) from the pool: one event."""
-    return _run(tournament_id, ev.FINISHED, {"final_stacks": dict(final_stacks or {})},
-                actor=actor, idempotency_key=idempotency_key, at=at)
-
-
-def cancel(*, tournament_id: str, stacks: Mapping[str, int] | None = None, actor: str,
-           idempotency_key: str | None = None, at: dt.datetime | None = None
-           ) -> TournamentResult:
-    """Cancel: refunds before the start; after it, the interruption payouts
-    of 001:L417-444 from the chip counts of the players still in."""
-    return _run(tournament_id, ev.CANCELLED, {"stacks": dict(stacks or {})}, actor=actor,
-                idempotency_key=idempotency_key, at=at)
-
-
-# ---------------------------------------------------------------------------
-# The common path
-# ---------------------------------------------------------------------------
+COMMANDS = {
+    operation: TournamentCommand(operation, event_type, payload)
+    for operation, event_type, payload in (
+        ("open_registration", ev.REGISTRATION_OPENED, None),
+        ("register", ev.PLAYER_ENTERED, None),
+        ("rebuy", ev.REBUY_PURCHASED, None),
+        ("add_on", ev.ADD_ON_PURCHASED, None),
+        ("start", ev.STARTED, None),
+        ("fix_prize_pool", ev.PRIZE_POOL_FIXED, None),
+        ("draw_prize_pool", ev.PRIZE_POOL_DRAWN, _draw_payload),
+        ("eliminate", ev.PLAYERS_ELIMINATED, None),
+        ("disqualify", ev.PLAYER_DISQUALIFIED, None),
+        ("exclude", ev.PLAYER_EXCLUDED, None),
+        ("record_deal", ev.DEAL_RECORDED, None),
+        ("finish", ev.FINISHED, None),
+        ("cancel", ev.CANCELLED, None),
+    )
+}
 
 
 def _load(tournament_id: str) -> tuple[State, int]:
+    """The engine's state of a tournament and the stream version it is at (read first)."""
     stream = ev.tournament_stream(tournament_id)
-    version = Stream.objects.filter(name=stream).values_list("version", flat=True).first()
+    version = stream_version(stream)
     if not version:
         raise TournamentError(Code.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}",
                               status=404, tournament_id=tournament_id)
@@ -408,88 +643,20 @@ def _load(tournament_id: str) -> tuple[State, int]:
     return state, version
 
 
-def _run(tournament_id: str, event_type: str, payload: dict[str, Any], *, actor: str,
-         idempotency_key: str | None, at: dt.datetime | None,
-         player_id: str | None = None) -> TournamentResult:
-    request = {"op": event_type, "tournament_id": tournament_id, **payload}
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay(request, recorded, event_type)
-    at = at or clock.now()
-    metadata = Metadata(actor=actor, source=SOURCE)
-    stream = ev.tournament_stream(tournament_id)
-    for _ in range(ATTEMPTS_MAX):
-        state, version = _load(tournament_id)
-        row = Tournament.objects.get(id=tournament_id)
-        venue = rules.venue(row.venue)
-        day = venue_day(venue, at)
-        full = dict(payload)
-        if event_type in PURCHASES:
-            price = _price_of(state, event_type)
-            if price is not None:
-                verdict = authorize(
-                    Attempt(kind="stake", venue=venue.code, amount_minor=price.total_minor,
-                            currency=row.currency, player_id=player_id, game=GAME,
-                            bet_unit=BET_UNIT, category="pvp", at=at),
-                    actor=actor, idempotency_key=idempotency_key)
-                full.update(price=price.as_dict(), verdict=verdict_record(verdict),
-                            activity={"player": player_id, "venue": venue.code,
-                                      "day": day.isoformat(), "category": "pvp",
-                                      "staked_minor": price.total_minor})
-        try:
-            _check_transition(row, event_type)
-            transfers = apply_event(state, event_type, full)
-        except EngineError as error:
-            _reject(stream, request, error, actor=actor, idempotency_key=idempotency_key,
-                    at=at, day=day)
-            raise _coded(error) from None
-        seating = _Seating()
-        target_id = row.config.get("target_tournament_id")
-        if event_type == ev.FINISHED and target_id and state.payout and state.payout.seats:
-            seating = _seat_winners(state, tournament_id=tournament_id, target_id=target_id,
-                                    at=at)
-            full["seats_awarded"] = seating.awarded
-        transfers = [t for t in transfers if not (
-            t.reason == "seat" and t.target.split(":", 1)[1] in seating.entered)]
-        full["transfers"] = [_transfer_dict(t) for t in transfers] + seating.moved
-        if state.payout is not None and event_type in (ev.FINISHED, ev.CANCELLED):
-            full["outcome"] = {"method": state.payout.method,
-                               "places": dict(state.payout.places),
-                               "prizes_minor": dict(state.payout.prizes_minor),
-                               "seats": list(state.payout.seats)}
-        postings = _postings(transfers, tournament_id, row.venue, row.currency)
-        postings, overflow = _split_credits(postings, venue=row.venue, currency=row.currency,
-                                            on=day, metadata=metadata)
-        if overflow:
-            full[OVERFLOW_KEY] = overflow
-        event = NewEvent(stream=stream, type=event_type, payload=full, postings=postings,
-                         schema_version=ev.SCHEMA_VERSION, occurred_at=at, gaming_day=day)
-        expected = {stream: version}
-        if seating.events:
-            expected[seating.stream] = seating.version
-        try:
-            with transaction.atomic():
-                _open_missing(postings, tournament_id=tournament_id, venue=row.venue,
-                              currency=row.currency, on=day, metadata=metadata)
-                for seat_event in seating.events:
-                    _open_missing(seat_event.postings, tournament_id=target_id,
-                                  venue=seating.venue, currency=row.currency, on=day,
-                                  metadata=metadata)
-                result = append([event, *seating.events], expected_versions=expected,
-                                idempotency_key=idempotency_key, request=request,
-                                metadata=metadata)
-        except (StaleVersion, AccountExists, BalanceMaxExceeded):
-            # BalanceMaxExceeded: a deposit committed after the ceiling split
-            # was read (casino/cage/credits.py); split again from a new read.
-            continue
-        except InsufficientFunds as error:
-            raise TournamentError(
-                Code.INSUFFICIENT_FUNDS, "the gaming account holds less than the price;"
-                " there is no credit (002:L3033)", account=error.details.get("account"),
-                balance_minor=error.details.get("balance_minor"), cite="002:L3033") from None
-        return _result(tournament_id, result.events, replayed=result.replayed)
-    raise TournamentError(Code.CONCURRENT_UPDATE, "the tournament changed during the request"
-                          " each time it was tried; send it again", status=409)
+def _stream_versions(streams: Sequence[str]) -> dict[str, int]:
+    """The versions of several streams in one statement (0: no events yet)."""
+    if not streams:
+        return {}
+    found = dict(Stream.objects.filter(name__in=streams).values_list("name", "version"))
+    return {name: found.get(name, 0) for name in streams}
+
+
+def _accounts(codes: Sequence[str]) -> dict[str, tuple[int, int | None]]:
+    """The balance and maximum of the accounts that exist among `codes`."""
+    if not codes:
+        return {}
+    return {code: (balance, maximum) for code, balance, maximum in Account.objects.filter(
+        code__in=codes).values_list("code", "balance_minor", "balance_max_minor")}
 
 
 @dataclass(slots=True)
@@ -498,6 +665,7 @@ class _Seating:
 
     stream: str = ""
     version: int = 0
+    target_id: str = ""
     venue: str = ""
     events: list[NewEvent] = field(default_factory=list)
     entered: set[str] = field(default_factory=set)
@@ -519,7 +687,7 @@ def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.da
     more entries, is paid the seat's value in cash, as the engine decided
     (decision tournaments.satellite.already_registered, 003:L175).
     """
-    seating = _Seating(stream=ev.tournament_stream(target_id))
+    seating = _Seating(stream=ev.tournament_stream(target_id), target_id=target_id)
     target_state, seating.version = _load(target_id)
     target = Tournament.objects.get(id=target_id)
     seating.venue = target.venue
@@ -576,22 +744,23 @@ def _check_transition(row: Tournament, event_type: str) -> None:
                           phase=row.state)
 
 
+def _status(engine_code: str) -> int:
+    return 409 if engine_code == "wrong_phase" else 422
+
+
 def _coded(error: EngineError) -> TournamentError:
-    status = 409 if error.code == "wrong_phase" else 422
-    return TournamentError(f"tournaments.{error.code}", error.message, status=status,
-                           **error.details)
+    return TournamentError(f"tournaments.{error.code}", error.message,
+                           status=_status(error.code), **error.details)
 
 
-def _reject(stream: str, request: dict, error: EngineError, *, actor: str,
-            idempotency_key: str | None, at: dt.datetime, day: dt.date) -> None:
-    """Record a refusal by a tournament rule (what was tried, which rule)."""
-    row = Tournament.objects.get(id=request["tournament_id"])
-    event = NewEvent(stream=f"{stream}/rejections", type=ev.REQUEST_REJECTED, payload={
-        "request": request, "rule": f"tournaments.{error.code}", "message": error.message,
-        "details": _jsonable(error.details), "rulebook": row.rulebook,
-    }, occurred_at=at, gaming_day=day)
-    append([event], idempotency_key=idempotency_key, request=request,
-           metadata=Metadata(actor=actor, source=SOURCE))
+def _engine_rejection(context: TournamentContext, error: EngineError) -> Rejection:
+    """The refusal by a tournament rule: what was tried, which rule (pure)."""
+    event = NewEvent(stream=f"{context.stream}/rejections", type=ev.REQUEST_REJECTED,
+                     payload={"request": context.request, "rule": f"tournaments.{error.code}",
+                              "message": error.message, "details": _jsonable(error.details),
+                              "rulebook": context.row.rulebook},
+                     occurred_at=context.at, gaming_day=context.day)
+    return Rejection(event, lambda position: _coded(error))
 
 
 def _jsonable(details: Mapping[str, Any]) -> dict[str, Any]:
@@ -626,14 +795,17 @@ def _postings(transfers: Sequence[Transfer], tournament_id: str, venue: str,
                  for code, amount in sorted(totals.items()) if amount)
 
 
-def _split_credits(postings: Sequence[Posting], *, venue: str, currency: str, on: dt.date,
-                   metadata: Metadata) -> tuple[tuple[Posting, ...], list[dict[str, Any]]]:
-    """Split each credit to a gaming account at its ceiling (prizes, bounties, refunds).
+def _split_credits(postings: Sequence[Posting], *, venue: str, currency: str,
+                   accounts: Mapping[str, tuple[int, int | None]], ceiling_new: int | None
+                   ) -> tuple[tuple[Posting, ...], list[dict[str, Any]]]:
+    """Split each credit to a gaming account at its ceiling (prizes, bounties, refunds; pure).
 
     Decision online.account.balance_overflow (002:L3068-3070): the part of a
     payout above the account's ceiling goes to `bank/<venue>/payouts_due`,
     owed to the player's bank account (casino/cage/credits.py). Debits (a
-    purchase) stay as they are: the ledger refuses an overdraft.
+    purchase) stay as they are: the ledger refuses an overdraft. `accounts`
+    holds the balance and maximum read of each credited account that exists;
+    one not opened yet starts at 0 under `ceiling_new`.
     """
     def credited(posting: Posting) -> bool:
         code = posting.account
@@ -644,7 +816,21 @@ def _split_credits(postings: Sequence[Posting], *, venue: str, currency: str, on
                for p in postings if credited(p)}
     if not credits:
         return tuple(postings), []
-    split = credit_players(credits, currency=currency, venue=venue, on=on, metadata=metadata)
+    split = {}
+    for player_id, amount in credits.items():
+        code = gaming_account(player_id)
+        balance, maximum = accounts.get(code, (0, ceiling_new))
+        to_account, overflow = split_credit(amount, balance_minor=balance,
+                                            balance_max_minor=maximum)
+        parts = []
+        if to_account:
+            parts.append(Posting(code, -to_account, currency))
+        if overflow:
+            parts.append(Posting(payouts_due(venue), -overflow, currency))
+        split[player_id] = PlayerCredit(
+            player_id=player_id, venue=venue, currency=currency, amount_minor=amount,
+            account=code, account_minor=to_account, overflow_minor=overflow,
+            balance_before_minor=balance, balance_max_minor=maximum, postings=tuple(parts))
     kept = [p for p in postings if not credited(p)]
     merged: dict[str, int] = {}
     for posting in [*kept, *(p for c in split.values() for p in c.postings)]:
@@ -654,52 +840,31 @@ def _split_credits(postings: Sequence[Posting], *, venue: str, currency: str, on
             overflow_blocks(split[player] for player in sorted(split)))
 
 
-def _open_missing(postings: Sequence[Posting], *, tournament_id: str, venue: str,
-                  currency: str, on: dt.date, metadata: Metadata) -> None:
-    codes = [p.account for p in postings]
-    existing = set(Account.objects.filter(code__in=codes).values_list("code", flat=True))
-    for code in codes:
-        if code in existing:
-            continue
-        if code.startswith("player/"):
-            terms = dict(type=AccountType.LIABILITY, name=f"Gaming account {code}",
-                         must_not_go_negative=True, balance_max_minor=account_ceiling(on))
-        elif code == ev.prize_pool(tournament_id):
-            terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
-                         name=f"Prize pool of tournament {tournament_id}")
-        elif code == ev.bounties(tournament_id):
-            terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
-                         name=f"Bounties of tournament {tournament_id}")
-        elif code == ev.tournament_fees(venue):
-            terms = dict(type=AccountType.REVENUE, name=f"Tournament fees at {venue}")
-        else:
-            terms = dict(type=AccountType.EXPENSE, name=f"Tournament prize funding at {venue}")
-        open_account(code=code, currency=currency, metadata=metadata, **terms)
+def _account_terms(code: str, *, tournament_id: str, venue: str, currency: str,
+                   ceiling: int | None) -> dict[str, Any]:
+    """The `open_account` terms of an account a tournament's postings may open."""
+    if code.startswith("player/"):
+        terms = dict(type=AccountType.LIABILITY, name=f"Gaming account {code}",
+                     must_not_go_negative=True, balance_max_minor=ceiling)
+    elif code == payouts_due(venue):
+        terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
+                     name=f"Wins due to players' bank accounts at {venue}")
+    elif code == ev.prize_pool(tournament_id):
+        terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
+                     name=f"Prize pool of tournament {tournament_id}")
+    elif code == ev.bounties(tournament_id):
+        terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
+                     name=f"Bounties of tournament {tournament_id}")
+    elif code == ev.tournament_fees(venue):
+        terms = dict(type=AccountType.REVENUE, name=f"Tournament fees at {venue}")
+    else:
+        terms = dict(type=AccountType.EXPENSE, name=f"Tournament prize funding at {venue}")
+    return dict(code=code, currency=currency, **terms)
 
 
 def _rulebook(key: str) -> RulebookVersion:
     rulebook_id, version = key.rsplit("@", 1)
     return RulebookVersion.objects.get(rulebook_id=rulebook_id, version=int(version))
-
-
-def _replay(request: dict, events: Sequence[RecordedEvent], event_type: str
-            ) -> TournamentResult:
-    """Return (or re-raise) what an earlier request under this key recorded."""
-    first = events[0]
-    if first.type == ATTEMPT_REJECTED:
-        raise_recorded_rejection(events)
-    if first.type == ev.REQUEST_REJECTED and first.payload["request"] == request:
-        p = first.payload
-        raise TournamentError(p["rule"], p["message"], status=422, **p["details"])
-    tournament_id = request.get("tournament_id") or first.payload.get("tournament_id")
-    if first.type == event_type and (
-            first.type == ev.ANNOUNCED and first.payload["name"] == request["name"]
-            or first.type != ev.ANNOUNCED and all(
-                first.payload.get(k) == v for k, v in request.items()
-                if k not in ("op", "tournament_id"))):
-        return _result(tournament_id, events, replayed=True)
-    raise IdempotencyConflict("this idempotency key was already used for a different request",
-                              idempotency_key=first.idempotency_key)
 
 
 def _result(tournament_id: str, events: Sequence[RecordedEvent], *, replayed: bool

@@ -22,11 +22,13 @@ class TournamentErrorCode(StrEnum):
     INSUFFICIENT_FUNDS = "tournaments.insufficient_funds"
     """The gaming account holds less than the price (no credit, 002:L3033)."""
     ACCOUNT_CEILING = "tournaments.account_ceiling"
-    """A payout would take a gaming account over its ceiling (002:L3070)."""
+    """A credit to a gaming account (not a deposit) committed while a payout was
+    split at its ceiling (002:L3070); 409, nothing written: send it again.
+    A tournament that changed under the request each time it was tried is
+    the runner's `concurrent_update` (casino.runner)."""
     INVALID_SATELLITE_TARGET = "tournaments.invalid_satellite_target"
     """A satellite's target is unknown, not registering (409), in another
     currency, or priced other than the seat's value."""
-    CONCURRENT_UPDATE = "tournaments.concurrent_update"
     RULE = "tournaments.rule"
     """Prefix only: engine refusals are `tournaments.<engine code>`."""
 

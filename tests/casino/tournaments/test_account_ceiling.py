@@ -57,3 +57,43 @@ def test_a_prize_and_bounty_crossing_the_ceiling_overflow_to_payouts_due(venues)
     rebuild_projections()
     assert (list(Tournament.objects.values()),
             list(Entrant.objects.order_by("key").values())) == live
+
+
+def test_a_deposit_racing_the_split_makes_the_payout_split_again(venues, monkeypatch):
+    """The finish expects the credited players' stream versions: a deposit committed
+    after the balances were read makes its append stale, and the runner splits
+    again from a new read, so nothing is posted above the ceiling."""
+    from casino.cage.commands import deposit
+
+    t = commands.announce(venue=ROOM, name="Freezeout", format="freezeout",
+                          entry={"prize_minor": 100_00, "fee_minor": 10_00}, actor="td",
+                          idempotency_key=key("announce")).tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    winner, loser = funded_player(CEILING - 500_00), funded_player()
+    for p in (winner, loser):
+        commands.register(tournament_id=t, player_id=p.id, actor="cage", idempotency_key=key())
+    commands.start(tournament_id=t, actor="td", idempotency_key=key())
+    commands.eliminate(tournament_id=t, outs=[{"player_id": loser.id, "stack": 100}],
+                       actor="td", idempotency_key=key())
+    commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
+    read = commands._accounts
+    raced = []
+
+    def read_then_deposit(codes):
+        found = read(codes)
+        if not raced:
+            raced.append(True)
+            deposit(player_id=winner.id, venue=ROOM, amount_minor=500_00, currency="EUR",
+                    method="cash", actor="cage", idempotency_key=key("deposit"))
+        return found
+
+    monkeypatch.setattr(commands, "_accounts", read_then_deposit)
+    # The winner holds 4,390 after the entry: 610 of headroom before the deposit, 110
+    # after it; the pool of 200 is credited 110 and owes 90.
+    commands.finish(tournament_id=t, actor="td", idempotency_key=key())
+    assert balance(gaming_account(winner.id)) == CEILING
+    assert balance(payouts_due(ROOM)) == 90_00
+    finished = Event.objects.get(type="tournaments.tournament_finished")
+    (block,) = finished.payload["overflow"]
+    assert (block["credited_minor"], block["overflow_minor"]) == (110_00, 90_00)
+    assert verify_chain().ok

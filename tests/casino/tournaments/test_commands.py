@@ -145,3 +145,75 @@ def test_rebuild_reproduces_the_projection(venues):
     live = snapshot()
     rebuild_projections()
     assert snapshot() == live
+
+
+def test_a_key_reused_for_another_request_is_refused_and_writes_nothing(venues):
+    """One write path (casino.runner): the same key with another request is 409
+    `idempotency_key_reused`, never the first answer."""
+    from casino.runner import RunnerError
+
+    t = announce().tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    a, b = funded_player(), funded_player()
+    shared = key()
+    first = commands.register(tournament_id=t, player_id=a.id, actor="cage",
+                              idempotency_key=shared)
+    again = commands.register(tournament_id=t, player_id=a.id, actor="cage",
+                              idempotency_key=shared)
+    assert again.replayed and again.positions == first.positions
+    count = Event.objects.count()
+    with pytest.raises(RunnerError) as reused:
+        commands.register(tournament_id=t, player_id=b.id, actor="cage",
+                          idempotency_key=shared)
+    assert (reused.value.code, reused.value.status) == ("idempotency_key_reused", 409)
+    assert Event.objects.count() == count
+    assert balance(gaming_account(b.id)) == 1_000_00
+
+
+def test_a_replayed_rule_refusal_keeps_its_status(venues):
+    """A recorded wrong-phase refusal answers 409 again, as it did the first time."""
+    t = announce().tournament_id
+    request_key = key()
+    with pytest.raises(TournamentError) as first:
+        commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=request_key)
+    with pytest.raises(TournamentError) as replayed:
+        commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=request_key)
+    assert (replayed.value.code, replayed.value.status) == (
+        first.value.code, first.value.status) == ("tournaments.wrong_phase", 409)
+
+
+def test_a_start_that_cancelled_replays_as_the_cancellation(venues):
+    """003:L163: the start with too few entrants cancels; its retry answers that."""
+    t = announce(venue="olympic-tallinn", format="freezeout",
+                 entry={"prize_minor": 5000, "fee_minor": 500}, re_entry=False,
+                 entries_per_player_max=1).tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    player = funded_player()
+    commands.register(tournament_id=t, player_id=player.id, actor="cage",
+                      idempotency_key=key())
+    start_key = key()
+    first = commands.start(tournament_id=t, actor="td", idempotency_key=start_key)
+    count = Event.objects.count()
+    again = commands.start(tournament_id=t, actor="td", idempotency_key=start_key)
+    assert (first.state, again.state) == ("cancelled", "cancelled")
+    assert again.replayed and again.positions == first.positions
+    assert Event.objects.count() == count
+    assert balance(gaming_account(player.id)) == 1_000_00
+
+
+def test_every_event_carries_the_venues_gaming_day(venues):
+    """The venue's own day boundary and zone date each event, refusals included."""
+    import datetime as dt
+
+    from casino.compliance.pipeline import venue_day
+    from casino.rules.queries import venue
+
+    at = dt.datetime(2026, 6, 16, 0, 30, tzinfo=dt.timezone.utc)
+    t = announce(at=at).tournament_id
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key(), at=at)
+    with pytest.raises(TournamentError):
+        commands.finish(tournament_id=t, actor="td", idempotency_key=key(), at=at)
+    day = venue_day(venue(ROOM), at)
+    written = Event.objects.filter(stream__startswith=f"tournament/{t}")
+    assert written.count() == 3
+    assert set(written.values_list("gaming_day", flat=True)) == {day}
