@@ -656,7 +656,10 @@ class SettleRound(_RoundCommand):
         settled: Sequence[Settled] = ()
         mismatched, win_max, credits, versions = False, None, {}, {}
         known = set(declared) <= {b.id for b in ctx.bets}
-        if state in (RoundState.OUTCOME_RECORDED, RoundState.DISPUTED) and known:
+        # Only a settlement the check lets through is computed and split.
+        allowed = state == RoundState.OUTCOME_RECORDED or (
+            state == RoundState.DISPUTED and officer and not declared)
+        if allowed and known:
             settled = GAMES[ctx.table.game].settle(ctx.bet_inputs, ctx.round.outcome,
                                                    ctx.tables, ctx.table.config)
             computed = _by_id(settled)
@@ -751,7 +754,7 @@ class VoidRound(_RoundCommand):
             returned[bet.player_id] += bet.stake_minor
         returned = dict(sorted(returned.items()))
         credits, versions = {}, {}
-        if ctx.round.state in VOIDABLE:
+        if ctx.round.state in VOIDABLE and (ctx.round.state != RoundState.DISPUTED or officer):
             # Stakes go back through the ceiling split too (decision
             # online.account.balance_overflow): a deposit since the bet may
             # have filled the account.
