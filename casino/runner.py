@@ -141,6 +141,10 @@ class BaseCommand(Generic[ContextT, ResultT]):
 
     name = ""
     source = ""
+    # Ledger refusals that mean "the state moved under this request" for this
+    # command (a payout split at an account's ceiling, say): like a stale
+    # version, they start it again from `load` with fresh state.
+    retry_on: tuple[type[LedgerError], ...] = ()
 
     def check(self, context: ContextT) -> Rejection | None:
         return None
@@ -193,6 +197,8 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
         except IdempotencyConflict:
             raise _key_reused(call.key) from None
         except LedgerError as error:
+            if isinstance(error, getattr(command, "retry_on", ())):
+                continue
             translated = command.refusal(context, error)
             if translated is None:
                 raise

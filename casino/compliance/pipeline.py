@@ -12,10 +12,11 @@ version in its own event.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import zoneinfo
 from dataclasses import asdict, dataclass
 
-from django.db.models import Sum
+from django.db import connection
 
 from casino import clock
 from casino.players.commands import load_player
@@ -23,12 +24,11 @@ from casino.runner import Rejection
 from casino.players.models import PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
 from ledger import Metadata, NewEvent, append
-from ledger.models import Account
 
 from .checks import AttemptContext, AttemptKind, Failure, Figure, Verdict, run_checks
 from .errors import AttemptRejected, ComplianceError, ComplianceErrorCode
 from .events import ATTEMPT_REJECTED
-from .models import PlayerActivity
+
 
 AMOUNT_MINOR_MAX = 10**12  # EUR 10 billion: anything larger is a typo
 
@@ -112,20 +112,8 @@ def load_context(attempt: Attempt) -> AttemptContext:
             limit.kind: Figure(limit.value_at(at), limit.cite)
             for limit in PlayerLimit.objects.filter(player=player)
         }
-        activity = PlayerActivity.objects.filter(player_id=player.id, venue=venue.code)
-        by_category = {
-            row["category"]: row["staked"] - row["won"]
-            for row in activity.filter(day=day).values("category")
-            .annotate(staked=Sum("staked_minor"), won=Sum("won_minor"))
-        }
-        month = activity.filter(day__year=day.year, day__month=day.month).aggregate(
-            staked=Sum("staked_minor"), won=Sum("won_minor"))
-        balance = None
-        if attempt.account:
-            # An account not opened yet holds nothing: its first deposit is
-            # checked against the ceiling like any other.
-            balance = Account.objects.filter(code=attempt.account).values_list(
-                "balance_minor", flat=True).first() or 0
+        by_category, loss_month, balance = _counters(player.id, venue.code, day,
+                                                     attempt.account)
         context.update(
             player_id=player.id,
             player_verified=player.verification_status == VerificationStatus.VERIFIED,
@@ -135,10 +123,47 @@ def load_context(attempt: Attempt) -> AttemptContext:
             account_balance_minor=balance,
             player_limits=limits,
             loss_today_minor=sum(by_category.values()),
-            loss_month_minor=(month["staked"] or 0) - (month["won"] or 0),
+            loss_month_minor=loss_month,
             loss_today_by_category=by_category,
         )
     return AttemptContext(**context)
+
+
+COUNTERS_SQL = """
+SELECT
+  (SELECT coalesce(json_object_agg(category, net), '{}'::json) FROM (
+     SELECT category, sum(staked_minor) - sum(won_minor) AS net
+     FROM compliance_playeractivity
+     WHERE player_id = %(player)s AND venue = %(venue)s AND day = %(day)s
+     GROUP BY category) today),
+  (SELECT coalesce(sum(staked_minor) - sum(won_minor), 0)
+   FROM compliance_playeractivity
+   WHERE player_id = %(player)s AND venue = %(venue)s
+     AND day >= %(month_start)s AND day < %(month_end)s),
+  (SELECT balance_minor FROM ledger_account WHERE code = %(account)s)
+"""
+
+
+def _counters(player_id: str, venue_code: str, day: dt.date, account: str | None
+              ) -> tuple[dict[str, int], int, int | None]:
+    """Return the day's net loss by category, the month's net loss and the balance.
+
+    One statement (the compliance context's counters). The balance is None
+    when the attempt moves no gaming-account money; an account not opened
+    yet holds nothing, so its first deposit is checked against the ceiling
+    like any other.
+    """
+    month_start = day.replace(day=1)
+    month_end = (month_start + dt.timedelta(days=32)).replace(day=1)
+    with connection.cursor() as cursor:
+        cursor.execute(COUNTERS_SQL, {"player": player_id, "venue": venue_code, "day": day,
+                                      "month_start": month_start, "month_end": month_end,
+                                      "account": account})
+        today, month, balance = cursor.fetchone()
+    if isinstance(today, str):
+        today = json.loads(today)
+    by_category = {category: int(net) for category, net in today.items()}
+    return by_category, int(month), ((balance or 0) if account else None)
 
 
 GAMING_ACCOUNT_RULES = (
