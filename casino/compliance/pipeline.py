@@ -23,6 +23,7 @@ from casino.players.commands import load_player
 from casino.runner import Rejection
 from casino.players.models import PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
+from casino.rules.queries import venue_day  # noqa: F401 - re-exported for the apps
 from ledger import Metadata, NewEvent, append
 
 from .checks import AttemptContext, AttemptKind, Failure, Figure, Verdict, run_checks
@@ -51,18 +52,6 @@ class Attempt:
     # opening stake (a play bet, a double, a raise): Part IV lets the game's
     # rules take it past the cap where its row says so (raise_rule).
     in_play_raise: bool = False
-
-
-def venue_day(venue, moment: dt.datetime) -> dt.date:
-    """The venue's day containing a moment: local date, shifted by its start.
-
-    Zone conversion is zoneinfo's, so 23- and 25-hour days at the DST changes
-    come out right.
-    """
-    local = moment.astimezone(zoneinfo.ZoneInfo(venue.time_zone))
-    start = venue.gaming_day_start
-    shifted = local - dt.timedelta(hours=start.hour, minutes=start.minute)
-    return shifted.date()
 
 
 def load_context(attempt: Attempt) -> AttemptContext:

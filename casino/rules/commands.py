@@ -21,6 +21,7 @@ from .errors import RulesError, RulesErrorCode
 from .events import RULEBOOK_LOADED, VENUE_REGISTERED, rulebook_stream, venue_stream
 from .loading import read_rulebook, shipped_rulebook_files
 from .models import RulebookVersion, Venue
+from .queries import venue_day
 
 SOURCE = "casino.rules"
 SYSTEM = Metadata(actor="system", source=SOURCE)
@@ -138,9 +139,6 @@ class RegisterVenue(BaseCommand[VenueContext, Venue]):
                             gaming_day_start=dt.time.fromisoformat(start), at=call.moment())
 
     def decide(self, context: VenueContext) -> Decision:
-        # Imported here: the compliance pipeline imports the rules app.
-        from casino.compliance.pipeline import venue_day
-
         a, latest = context.arguments, context.latest
         stream = venue_stream(a["code"])
         place = Venue(code=a["code"], time_zone=latest.time_zone,

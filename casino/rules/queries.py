@@ -8,10 +8,23 @@ from the database once per process, not once per request.
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
 
 from .cache import cached
 from .errors import RulesError, RulesErrorCode
 from .models import Figure, RulebookVersion, RuleTable, StakeLimit, Venue, WinLimit
+
+
+def venue_day(venue, moment: dt.datetime) -> dt.date:
+    """The venue's gaming day containing a moment: local date, shifted by its start.
+
+    Zone conversion is zoneinfo's, so 23- and 25-hour days at the DST changes
+    come out right.
+    """
+    local = moment.astimezone(zoneinfo.ZoneInfo(venue.time_zone))
+    start = venue.gaming_day_start
+    shifted = local - dt.timedelta(hours=start.hour, minutes=start.minute)
+    return shifted.date()
 
 
 def rulebook_in_force(rulebook_id: str, on: dt.date) -> RulebookVersion:
