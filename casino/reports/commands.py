@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from django.db import connection
 from django.utils import timezone
@@ -38,10 +38,10 @@ from casino import clock
 from casino.compliance.pipeline import venue_day
 from casino.rules import queries as rules
 from casino.rules.models import Venue
-from ledger import Metadata, NewEvent, append, verify_chain
-from ledger.errors import StaleVersion
+from casino.runner import BaseCommand, Call, Decision, run
+from ledger import NewEvent, RecordedEvent, verify_chain
 from ledger.models import Event
-from ledger.store import recorded_result
+from ledger.store import stream_version
 
 from .close import compute_close
 from .errors import ReportsError, ReportsErrorCode
@@ -72,40 +72,115 @@ class Recorded:
     replayed: bool = False
 
 
+class _Recording(BaseCommand[dict, Recorded]):
+    """A report command: `load` computes the payload, `decide` records it."""
+
+    source = SOURCE
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Recorded:
+        return Recorded(events[0].position, events[0].payload, replayed=replayed)
+
+
+class CloseDay(_Recording):
+    name = "reports.close_day"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> dict:
+        venue, gaming_day = arguments["venue"], dt.date.fromisoformat(arguments["gaming_day"])
+        stream = close_stream(venue, gaming_day)
+        version = stream_version(stream)
+        place = rules.venue(venue)
+        now = call.moment()
+        today = venue_day(place, now)
+        if gaming_day >= today:
+            raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
+                               f"gaming day {gaming_day.isoformat()} has not ended at {venue}",
+                               status=409, venue=venue, gaming_day=gaming_day.isoformat(),
+                               current_gaming_day=today.isoformat())
+        return {"stream": stream, "version": version, "now": now, "today": today,
+                "payload": compute_close(venue, gaming_day).payload()}
+
+    def decide(self, context: dict) -> Decision:
+        event = NewEvent(stream=context["stream"], type=DAY_CLOSED, payload=context["payload"],
+                         schema_version=SCHEMA_VERSION, occurred_at=context["now"],
+                         gaming_day=context["today"])
+        # A close stream holds one event: a concurrent close under the same
+        # key is tried again and answered as the recorded one.
+        return Decision([event], {context["stream"]: context["version"]})
+
+
+class RecordExport(_Recording):
+    name = "reports.record_export"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> dict:
+        return {"payload": arguments, "at": call.moment()}
+
+    def decide(self, context: dict) -> Decision:
+        return Decision([NewEvent(stream=EXPORTS_STREAM, type=JOURNAL_EXPORTED,
+                                  payload=dict(context["payload"]),
+                                  schema_version=SCHEMA_VERSION, occurred_at=context["at"])])
+
+
+class _ChainBroken(Exception):
+    def __init__(self, payload: dict[str, Any]) -> None:
+        super().__init__(payload["problem"])
+        self.payload = payload
+
+
+class SealDay(_Recording):
+    name = "reports.seal_day"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> dict:
+        gaming_day = dt.date.fromisoformat(arguments["gaming_day"])
+        now = call.moment()
+        running = sorted(v.code for v in Venue.objects.all() if venue_day(v, now) <= gaming_day)
+        if running:
+            raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
+                               f"gaming day {gaming_day.isoformat()} has not ended everywhere",
+                               status=409, gaming_day=gaming_day.isoformat(), venues=running)
+        verified = verify_chain()
+        if not verified.ok:
+            # Recorded apart from the key (SealRefused): the day stays
+            # unsealed and the next run under the same key tries again.
+            raise _ChainBroken({"gaming_day": gaming_day.isoformat(),
+                                "bad_position": verified.bad_position,
+                                "problem": verified.problem,
+                                "verified_events": verified.events})
+        head_position = verified.events
+        return {"now": now, "payload": {
+            "gaming_day": gaming_day.isoformat(), "head_position": head_position,
+            "head_hash": _hash_at(head_position), **_day_end(gaming_day, head_position),
+            "verified_events": verified.events}}
+
+    def decide(self, context: dict) -> Decision:
+        return Decision([NewEvent(stream=SEAL_STREAM, type=DAY_SEALED, payload=context["payload"],
+                                  schema_version=SCHEMA_VERSION, occurred_at=context["now"])])
+
+
+class SealRefused(_Recording):
+    name = "reports.seal_refused"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> dict:
+        return {"payload": arguments, "at": call.moment()}
+
+    def decide(self, context: dict) -> Decision:
+        return Decision([NewEvent(stream=SEAL_STREAM, type=SEAL_REFUSED,
+                                  payload=dict(context["payload"]),
+                                  schema_version=SCHEMA_VERSION, occurred_at=context["at"])])
+
+
+COMMANDS = {command.name: command for command in (
+    CloseDay(), RecordExport(), SealDay(), SealRefused())}
+
+
 def close_day(*, venue: str, gaming_day: dt.date, actor: str,
               at: dt.datetime | None = None) -> Recorded:
     """Compute and record the close of one venue and gaming day (once).
 
     Raises RulesError (unknown venue: 404), ReportsError day_not_ended (409).
     """
-    key = close_key(venue, gaming_day)
-    recorded = recorded_result(key)
-    if recorded is not None:
-        return Recorded(recorded[0].position, recorded[0].payload, replayed=True)
-    place = rules.venue(venue)
-    now = at or clock.now()
-    today = venue_day(place, now)
-    if gaming_day >= today:
-        raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
-                           f"gaming day {gaming_day.isoformat()} has not ended at {venue}",
-                           status=409, venue=venue, gaming_day=gaming_day.isoformat(),
-                           current_gaming_day=today.isoformat())
-    close = compute_close(venue, gaming_day)
-    stream = close_stream(venue, gaming_day)
-    event = NewEvent(stream=stream, type=DAY_CLOSED, payload=close.payload(),
-                     schema_version=SCHEMA_VERSION, occurred_at=now, gaming_day=today)
-    try:
-        result = append([event], expected_versions={stream: 0}, idempotency_key=key,
-                         request={"op": "close_day", "venue": venue,
-                                  "gaming_day": gaming_day.isoformat()},
-                         metadata=Metadata(actor=actor, source=SOURCE))
-    except StaleVersion:
-        # Closed concurrently: the other close is the record.
-        recorded = recorded_result(key)
-        assert recorded is not None, "a close stream has events but no recorded key"
-        return Recorded(recorded[0].position, recorded[0].payload, replayed=True)
-    return Recorded(result.first_position, result.events[0].payload,
-                    replayed=result.replayed)
+    return run(COMMANDS["reports.close_day"],
+               {"venue": venue, "gaming_day": gaming_day.isoformat()},
+               Call(actor=actor, key=close_key(venue, gaming_day), at=at, source=SOURCE))
 
 
 def record_export(*, actor: str, first: dt.date, last: dt.date, format: str, part: str,
@@ -125,10 +200,8 @@ def record_export(*, actor: str, first: dt.date, last: dt.date, format: str, par
         "bytes": main["bytes"], "head_position": head.position, "head_hash": head.hash,
         "files": files,
     }
-    result = append([NewEvent(stream=EXPORTS_STREAM, type=JOURNAL_EXPORTED, payload=payload,
-                              schema_version=SCHEMA_VERSION, occurred_at=at or clock.now())],
-                    metadata=Metadata(actor=actor, source=SOURCE))
-    return Recorded(result.first_position, result.events[0].payload)
+    return run(COMMANDS["reports.record_export"], payload,
+               Call(actor=actor, at=at, source=SOURCE))
 
 
 def seal_day(*, gaming_day: dt.date, actor: str = "celery",
@@ -138,37 +211,18 @@ def seal_day(*, gaming_day: dt.date, actor: str = "celery",
     Raises ReportsError day_not_ended (409) before the day has ended at
     every venue, chain_broken (409, after recording seal_refused).
     """
-    key = seal_key(gaming_day)
-    recorded = recorded_result(key)
-    if recorded is not None:
-        return Recorded(recorded[0].position, recorded[0].payload, replayed=True)
     now = at or clock.now()
-    running = sorted(v.code for v in Venue.objects.all() if venue_day(v, now) <= gaming_day)
-    if running:
-        raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
-                           f"gaming day {gaming_day.isoformat()} has not ended everywhere",
-                           status=409, gaming_day=gaming_day.isoformat(), venues=running)
-    metadata = Metadata(actor=actor, source=SOURCE)
-    verified = verify_chain()
-    if not verified.ok:
-        append([NewEvent(stream=SEAL_STREAM, type=SEAL_REFUSED, payload={
-            "gaming_day": gaming_day.isoformat(), "bad_position": verified.bad_position,
-            "problem": verified.problem, "verified_events": verified.events},
-            schema_version=SCHEMA_VERSION, occurred_at=now)], metadata=metadata)
+    try:
+        return run(COMMANDS["reports.seal_day"], {"gaming_day": gaming_day.isoformat()},
+                   Call(actor=actor, key=seal_key(gaming_day), at=now, source=SOURCE))
+    except _ChainBroken as broken:
+        run(COMMANDS["reports.seal_refused"], broken.payload,
+            Call(actor=actor, at=now, source=SOURCE))
+        payload = broken.payload
         raise ReportsError(ReportsErrorCode.CHAIN_BROKEN,
-                           f"the hash chain does not verify: {verified.problem}", status=409,
-                           bad_position=verified.bad_position, problem=verified.problem)
-    head_position = verified.events
-    payload = {"gaming_day": gaming_day.isoformat(), "head_position": head_position,
-               "head_hash": _hash_at(head_position), **_day_end(gaming_day, head_position),
-               "verified_events": verified.events}
-    result = append([NewEvent(stream=SEAL_STREAM, type=DAY_SEALED, payload=payload,
-                              schema_version=SCHEMA_VERSION, occurred_at=now)],
-                    idempotency_key=key,
-                    request={"op": "seal_day", "gaming_day": gaming_day.isoformat()},
-                    metadata=metadata)
-    return Recorded(result.first_position, result.events[0].payload,
-                    replayed=result.replayed)
+                           f"the hash chain does not verify: {payload['problem']}", status=409,
+                           bad_position=payload["bad_position"],
+                           problem=payload["problem"]) from None
 
 
 def seal_ended_days(*, actor: str = "celery", at: dt.datetime | None = None
