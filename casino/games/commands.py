@@ -31,7 +31,8 @@ A player's return (settlement) or stake back (void) is credited to the
 gaming account only up to its ceiling; the rest goes to
 `bank/<venue>/payouts_due` and the event's payload carries an `overflow`
 block (ray-online decision online.account.balance_overflow, 002:L3068-3070;
-casino/cage/credits.py). The split is read in the load, after the versions
+casino/cage/credits.py). The split is read in the load (which opens no
+account: the payouts-due account is in the decision), after the versions
 of the credited players' streams: a deposit committed in between makes the
 append stale and the runner splits again from a new read. A credit from
 elsewhere (another table) that fills the account meanwhile makes the ledger
@@ -52,7 +53,7 @@ from typing import Any, Mapping, Sequence
 from django.db import transaction
 
 from casino.cage.commands import account_ceiling
-from casino.cage.credits import PlayerCredit, credit_players, overflow_blocks
+from casino.cage.credits import PlayerCredit, accounts_to_open, credit_players, overflow_blocks
 from casino.cage.events import OVERFLOW_KEY, gaming_account, payouts_due
 from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.events import ALERT_RAISED
@@ -672,7 +673,8 @@ class SettleRound(_RoundCommand):
                 versions = _player_versions(returns)
                 credits = credit_players(returns, currency=ctx.table.currency,
                                          venue=ctx.table.venue,
-                                         on=_local_date(ctx.place, ctx.at))
+                                         on=_local_date(ctx.place, ctx.at),
+                                         open_payouts_due=False)
         return SettleContext(round=ctx, declared=declared, officer=officer, settled=settled,
                              mismatched=mismatched, win_max=win_max, credits=credits,
                              player_versions=versions)
@@ -703,7 +705,7 @@ class SettleRound(_RoundCommand):
                                         context.win_max, at=ctx.at, day=ctx.day)
         players = sorted({b.player_id for b in ctx.bets})
         return Decision(events, {ctx.stream: ctx.version, **context.player_versions},
-                        accounts=_accounts_to_open(ctx, events, players))
+                        accounts=_accounts_to_open(ctx, events, players, context.credits))
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> RoundResult:
         # The signal needs the recorded positions, so it is sent from here,
@@ -760,7 +762,8 @@ class VoidRound(_RoundCommand):
             # have filled the account.
             versions = _player_versions(returned)
             credits = credit_players(returned, currency=ctx.table.currency,
-                                     venue=ctx.table.venue, on=_local_date(ctx.place, ctx.at))
+                                     venue=ctx.table.venue, on=_local_date(ctx.place, ctx.at),
+                                     open_payouts_due=False)
         return VoidContext(round=ctx, reason=reason.strip(), officer=officer,
                            returned=returned, credits=credits, player_versions=versions)
 
@@ -789,7 +792,8 @@ class VoidRound(_RoundCommand):
                          postings=tuple(postings), schema_version=SCHEMA_VERSION,
                          occurred_at=ctx.at, gaming_day=ctx.day)
         return Decision([event], {ctx.stream: ctx.version, **context.player_versions},
-                        accounts=_accounts_to_open(ctx, [event], list(context.returned)))
+                        accounts=_accounts_to_open(ctx, [event], list(context.returned),
+                                                   credits))
 
     def refusal(self, context: VoidContext, error: LedgerError) -> Exception | None:
         return _credit_raced(error)
@@ -1060,17 +1064,19 @@ def _local_date(place: Venue, at: dt.datetime) -> dt.date:
 
 
 def _accounts_to_open(ctx: "RoundContext", events: Sequence[NewEvent],
-                      players: Sequence[str]) -> list[dict[str, Any]]:
-    """The terms of every account the events post to that the games may open.
+                      players: Sequence[str], credits: Mapping[str, PlayerCredit]
+                      ) -> list[dict[str, Any]]:
+    """The terms of every account the events post to, should it be missing.
 
-    The runner opens those still missing in the append's transaction; the
-    payouts-due account is opened by the ceiling split itself
-    (casino/cage/credits.py).
+    The runner opens those still missing in the append's transaction, so a
+    refused request leaves none behind; the payouts-due account of an
+    overflowing credit on the cage's terms (casino/cage/credits.py).
     """
     codes = {gaming_account(p) for p in players} | {
         p.account for e in events for p in e.postings}
     codes.discard(payouts_due(ctx.table.venue))
-    return [_account_terms(code, place=ctx.place, at=ctx.at) for code in sorted(codes)]
+    return [*(_account_terms(code, place=ctx.place, at=ctx.at) for code in sorted(codes)),
+            *accounts_to_open(credits.values())]
 
 
 def _account_terms(code: str, *, place: Venue, at: dt.datetime) -> dict[str, Any]:
