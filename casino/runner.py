@@ -86,6 +86,7 @@ class Call:
     source: str = ""
     request_id: str = ""
     correlation_id: str = ""
+    causation_id: str = ""      # the event that caused this write (a settled hand)
 
     def moment(self) -> dt.datetime:
         return self.at or clock.now()
@@ -183,7 +184,8 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
     _check_business_time(call)
     metadata = Metadata(actor=call.actor, source=command.source or command.name,
                         request_id=call.request_id or None,
-                        correlation_id=call.correlation_id or None)
+                        correlation_id=call.correlation_id or None,
+                        causation_id=call.causation_id or None)
     for _ in range(ATTEMPTS_MAX):
         context = command.load(arguments, call)
         rejection = command.check(context)
