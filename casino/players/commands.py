@@ -45,6 +45,13 @@ LIMIT_DELAY_FIGURES = {
     LimitKind.MONTHLY_SPEND: "online.limits.monthly_spend.increase_delay",
     LimitKind.DAILY_TIME: "online.limits.time.increase_delay",
 }
+# The rule each limit kind is set under; its line is what a limit event cites
+# (the delays themselves are decisions, not seed figures).
+LIMIT_RULE_FIGURES = {
+    LimitKind.DAILY_SPEND: "online.limits.daily_spend.mandatory",      # 002:L3078
+    LimitKind.MONTHLY_SPEND: "online.limits.monthly_spend.mandatory",  # 002:L3078
+    LimitKind.DAILY_TIME: "online.limits.time.mandatory",              # 002:L3080
+}
 SELF_EXCLUSION_MONTHS_FIGURE = "online.self_exclusion.max_months"
 
 
@@ -74,6 +81,13 @@ class PlayerContext:
     rulebook: RulebookVersion | None = None
     figure: Any = None
     limit: PlayerLimit | None = None
+
+
+def _limit_cite(context: "PlayerContext") -> str:
+    """The seed line of the rule a limit is set under (002:L3078 money, L3080 time)."""
+    rule = rules.figure(context.rulebook,
+                        LIMIT_RULE_FIGURES[LimitKind(context.arguments["kind"])])
+    return rule.cite if rule is not None else context.figure.cite
 
 
 def _venue_day(venue: Venue, at: dt.datetime) -> dt.date:
@@ -214,7 +228,7 @@ class SetLimit(BaseCommand[PlayerContext, PlayerLimit]):
             gaming_day=_venue_day(context.venue, at),
             payload={"player_id": context.player_id, "kind": kind, "value": value,
                      "in_force_before": in_force, "effective_at": effective_at.isoformat(),
-                     "rulebook": context.rulebook.key, "cite": context.figure.cite},
+                     "rulebook": context.rulebook.key, "cite": _limit_cite(context)},
         )
         return Decision([event], {stream: context.version})
 

@@ -49,10 +49,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
                                       " checked when a player registers"),
     "online.winnings.payout_to_bank_allowed": (LIMITS, "wins above the balance ceiling go"
                                                " to bank payouts, built in"),
-    "online.limits.monthly_spend.mandatory": (LIMITS, "compliance requires the daily"
-                                              " spending limit by its figure, the monthly"
-                                              " one not at all"),
-    "online.limits.time.mandatory": (LIMITS, "time limits are optional, built in"),
     "online.limits.decrease_delay": (LIMITS, "casino/players lowers a limit at once, built"
                                      " in, instead of reading the 0 hours"),
     "online.loss_cap.casino_pvp.applies": (LIMITS, "games against other players have no"
