@@ -37,7 +37,8 @@ is stale and, retried, sees the other: no chips are added or removed once a
 hand has started (000:L281), and a hand starts from the stacks it read.
 
 A hand ends settled (pots awarded: by a verified showdown, or to the last
-player in without cards, 000:L192-195), voided (stacks back to the start of
+player in without cards, 000:L192-195; a hand mucked at the showdown is dead
+and wins nothing, `engine.muck`, 000:L245-248), voided (stacks back to the start of
 the hand; no posting, as nothing left the table), or disputed: the claimed
 showdown result differs from `native_eval.showdown`'s, a compliance alert
 (showdown_mismatch) records both, and nothing settles until a decision.
