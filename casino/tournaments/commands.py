@@ -2,8 +2,9 @@
 
 Every write is a command run by casino.runner (idempotency, retries with
 fresh state, refusals recorded under the key, ledger refusals translated).
-Each command's `load`, in order: read the tournament stream's version; fold
-the stream into the engine's state (replay.py); for a purchase, run the
+Each command's `load`, in order: read the tournament stream's version; read
+the engine's state from the tournament's snapshot row (one statement, no
+replay: models.TournamentSnapshot, replay.load_state); for a purchase, run the
 compliance checks (identity, age, self-exclusion and the venue's tournament
 entry-fee cap: game `poker_pvp_tournament`, bet unit `entry_fee`,
 002:L3349, L3405, L3485; decision `tournaments.entry_cap.amount`); let the
@@ -62,7 +63,7 @@ from casino.players.events import player_stream
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
-from ledger import NewEvent, Posting, RecordedEvent
+from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
 from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
 from ledger.models import Account, AccountType, Stream
 from ledger.store import stream_version
@@ -71,9 +72,8 @@ from . import events as ev
 from .engine import EngineError, PayoutStructure, Price, Transfer
 from .engine import Tournament as State
 from .errors import TournamentError, TournamentErrorCode as Code
-from .models import Tournament
-from .projections import load_state
-from .replay import apply as apply_event, config_from
+from .models import Tournament, TournamentSnapshot
+from .replay import apply as apply_event, config_from, load_state
 
 SOURCE = "casino.tournaments"
 GAME = "poker_pvp_tournament"
@@ -460,8 +460,7 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
     def load(self, arguments: Mapping[str, Any], call: Call) -> TournamentContext:
         tournament_id = arguments["tournament_id"]
         stream = ev.tournament_stream(tournament_id)
-        state, version = _load(tournament_id)
-        row = Tournament.objects.get(id=tournament_id)
+        state, version, row = _load(tournament_id)
         venue = rules.venue(row.venue)
         at = call.moment()
         day = venue_day(venue, at)
@@ -632,15 +631,29 @@ COMMANDS = {
 }
 
 
-def _load(tournament_id: str) -> tuple[State, int]:
-    """The engine's state of a tournament and the stream version it is at (read first)."""
+def _load(tournament_id: str) -> tuple[State, int, Tournament]:
+    """A tournament's stream version (read first), engine state and row.
+
+    The state is the snapshot row's (one statement, joined to the
+    tournament for its configuration), not a replay of the stream. The
+    snapshot is written in the same transaction as the events, so one read
+    after the version is at least as new as it: when a writer committed in
+    between, the append expecting the version read is stale and the runner
+    starts again.
+    """
     stream = ev.tournament_stream(tournament_id)
     version = stream_version(stream)
     if not version:
         raise TournamentError(Code.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}",
                               status=404, tournament_id=tournament_id)
-    state = load_state(stream)
-    return state, version
+    snapshot = (TournamentSnapshot.objects.select_related("tournament")
+                .filter(tournament_id=tournament_id).first())
+    if snapshot is None or snapshot.version < version:
+        raise InvariantViolation(
+            f"the snapshot of tournament {tournament_id} is behind its stream (version"
+            f" {version}); run rebuild_projections")
+    row = snapshot.tournament
+    return load_state(row.config, snapshot.state), version, row
 
 
 def _stream_versions(streams: Sequence[str]) -> dict[str, int]:
@@ -688,8 +701,7 @@ def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.da
     (decision tournaments.satellite.already_registered, 003:L175).
     """
     seating = _Seating(stream=ev.tournament_stream(target_id), target_id=target_id)
-    target_state, seating.version = _load(target_id)
-    target = Tournament.objects.get(id=target_id)
+    target_state, seating.version, target = _load(target_id)
     seating.venue = target.venue
     venue = rules.venue(target.venue)
     paid_by = f"satellite:{tournament_id}"

@@ -120,3 +120,22 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.tournament_id}"
+
+
+class TournamentSnapshot(models.Model):
+    """The engine's state of one tournament at a stream version.
+
+    Written by the projection in the append's transaction and again by
+    `rebuild_projections`; a command reads this row (joined to its
+    tournament, for the configuration) instead of replaying the stream.
+    `version` is the stream version of the last event folded into `state`
+    (casino/tournaments/replay.py `dump_state`).
+    """
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE,
+                                      primary_key=True, related_name="snapshot")
+    version = models.IntegerField()
+    state = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"snapshot of {self.tournament_id} at version {self.version}"

@@ -1,24 +1,34 @@
-"""Projection of tournament events into Tournament and Entrant.
+"""Projection of tournament events into Tournament, Entrant and TournamentSnapshot.
 
 The same `apply` runs inline in the append and on `rebuild_projections`.
-Each event is folded into the engine's state (replay.py) and the rows are
-written from that state, so the read side shows what the engine decided.
-The state of the last tournament touched is kept between events (keyed by
-stream version) so that a tournament's events fold in linear time.
+Each event is folded into the engine's state read from the tournament's
+snapshot row (replay.py), and the rows are written from the new state: the
+snapshot (the state itself, at the event's stream version), the tournament
+and the entrants the event changed, so the read side shows what the engine
+decided and a command reads one row instead of the stream. A snapshot
+written in the append's transaction is as durable as its events; rebuild
+recomputes every snapshot from the log.
+
+Statements per event: one read (the snapshot joined to its tournament), one
+update of each, one upsert of the changed entrants (none when no entrant
+changed). Nothing is kept between events in the process: a cached state of
+a rolled-back append could otherwise stand in for another process's event.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
-from ledger import RecordedEvent
-from ledger.models import Event
+from ledger import InvariantViolation, RecordedEvent
 
 from . import events as ev
 from .engine import Phase
 from .engine import Tournament as State
-from .models import Entrant, EntrantStatus, Tournament
-from .replay import apply as apply_event, fold
+from .models import Entrant, EntrantStatus, Tournament, TournamentSnapshot
+from .replay import apply as apply_event, dump_state, fold, load_state
+
+ENTRANT_FIELDS = ("entries", "rebuys", "add_ons", "paid_minor", "bounty_minor",
+                  "bounties_won_minor", "status", "place", "prize_minor")
 
 # The transitions that take the row from one phase to the next.
 STEPS = {
@@ -38,24 +48,12 @@ ORDER = [Phase.ANNOUNCED, Phase.REGISTERING, Phase.RUNNING, Phase.POOL_FIXED,
          Phase.IN_THE_MONEY]
 
 
-def load_state(stream: str, below_version: int | None = None) -> State | None:
-    """Fold a tournament's stream (versions below `below_version`) into its state."""
-    rows = Event.objects.filter(stream=stream).order_by("version")
-    if below_version is not None:
-        rows = rows.filter(version__lt=below_version)
-    return fold((row.type, row.payload) for row in rows)
-
-
 class TournamentProjection:
     name = "tournaments.tournaments"
     event_types = ev.TOURNAMENT_EVENT_TYPES
 
-    def __init__(self) -> None:
-        self._cache: tuple[str, int, State] | None = None
-
     def reset(self) -> None:
-        self._cache = None
-        Tournament.objects.all().delete()  # entrants cascade
+        Tournament.objects.all().delete()  # entrants and snapshots cascade
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
         for event in events:
@@ -65,66 +63,84 @@ class TournamentProjection:
         p = event.payload
         if event.type == ev.ANNOUNCED:
             state = fold([(event.type, p)])
-            Tournament.objects.create(
+            row = Tournament.objects.create(
                 id=p["tournament_id"], venue=p["venue"], currency=p["currency"],
                 rulebook=p["rulebook"], name=p["name"], format=p["config"]["format"],
-                config=p["config"], last_position=event.position)
-            self._cache = (event.stream, event.version, state)
-            self._write(p["tournament_id"], state, event.position, Phase.ANNOUNCED)
+                config=p["config"], last_position=event.position,
+                **_tournament_fields(state, with_prize_table=True))
+            TournamentSnapshot.objects.create(tournament=row, version=event.version,
+                                              state=dump_state(state))
             return
-        cached = self._cache
-        if cached and cached[0] == event.stream and cached[1] == event.version - 1:
-            state = cached[2]
-        else:
-            state = load_state(event.stream, below_version=event.version)
-        before = state.phase
+        tournament_id = event.stream.split("/", 1)[1]
+        snapshot = (TournamentSnapshot.objects.select_related("tournament")
+                    .filter(tournament_id=tournament_id).first())
+        if snapshot is None or snapshot.version >= event.version:
+            raise InvariantViolation(
+                f"tournament {tournament_id} has no snapshot below version {event.version}"
+                " to fold its event into; run rebuild_projections")
+        row = snapshot.tournament
+        state = load_state(row.config, snapshot.state)
+        before_phase = state.phase
+        before = _entrants(state)
         apply_event(state, event.type, p)
-        self._cache = (event.stream, event.version, state)
-        self._write(event.stream.split("/", 1)[1], state, event.position, before)
+        for step in _path(before_phase, state.phase):
+            getattr(row, step)()        # django-fsm refuses a transition out of order
+        TournamentSnapshot.objects.filter(tournament_id=tournament_id).update(
+            version=event.version, state=dump_state(state))
+        Tournament.objects.filter(id=tournament_id).update(
+            state=row.state, last_position=event.position,
+            **_tournament_fields(state, with_prize_table=state.payout is None))
+        after = _entrants(state)
+        changed = [Entrant(key=f"{tournament_id}/{player_id}", tournament_id=tournament_id,
+                           player_id=player_id, **values)
+                   for player_id, values in after.items() if before.get(player_id) != values]
+        if changed:
+            Entrant.objects.bulk_create(changed, update_conflicts=True, unique_fields=["key"],
+                                        update_fields=list(ENTRANT_FIELDS))
 
-    def _write(self, tournament_id: str, state: State, position: int, before: Phase) -> None:
-        row = Tournament.objects.get(id=tournament_id)
-        for step in _path(before, state.phase):
-            getattr(row, step)()
-        table = ([{"place": i, "prize_minor": prize}
-                  for i, prize in enumerate(state.prizes(), start=1)]
-                 if state.players else [])
-        payout = state.payout
-        row.entries = state.entries
-        row.re_entries = state.re_entries
-        row.players_left = len(state.alive)
-        row.pool_minor = state.pool_minor
-        row.fees_minor = state.fees_minor
-        row.bounties_minor = state.bounties_minor
-        row.paid_field = state.paid_field
-        if payout is None:
-            row.prize_table = table
-        row.payout = None if payout is None else {
+
+def _tournament_fields(state: State, *, with_prize_table: bool) -> dict[str, Any]:
+    """The tournament row's columns that follow the engine's state.
+
+    The prize table in money is written until the payout is known, and then
+    kept as it was published.
+    """
+    payout = state.payout
+    fields: dict[str, Any] = dict(
+        entries=state.entries, re_entries=state.re_entries, players_left=len(state.alive),
+        pool_minor=state.pool_minor, fees_minor=state.fees_minor,
+        bounties_minor=state.bounties_minor, paid_field=state.paid_field,
+        payout=None if payout is None else {
             "method": payout.method, "prizes_minor": dict(payout.prizes_minor),
             "places": dict(payout.places), "bounties_minor": dict(payout.bounties_minor),
             "fees_refunded_minor": dict(payout.fees_refunded_minor),
-            "seats": list(payout.seats)}
-        row.last_position = position
-        row.save()
-        existing = {e.player_id: e for e in Entrant.objects.filter(tournament=row)}
-        for player in state.players.values():
-            entrant = existing.get(player.player_id) or Entrant(
-                key=f"{tournament_id}/{player.player_id}", tournament=row,
-                player_id=player.player_id)
-            entrant.entries = player.entries
-            entrant.rebuys = player.rebuys
-            entrant.add_ons = player.add_ons
-            entrant.paid_minor = (player.paid_prize_minor + player.paid_fee_minor
-                                  + player.paid_bounty_minor)
-            entrant.bounty_minor = player.bounty_minor
-            entrant.bounties_won_minor = state.bounties_won.get(player.player_id, 0)
-            entrant.status = (EntrantStatus.DISQUALIFIED if player.disqualified else
-                              EntrantStatus.EXCLUDED if player.excluded else
-                              EntrantStatus.PLAYING if player.alive else EntrantStatus.OUT)
-            if payout is not None:
-                entrant.place = payout.places.get(player.player_id)
-                entrant.prize_minor = payout.prizes_minor.get(player.player_id, 0)
-            entrant.save()
+            "seats": list(payout.seats)})
+    if with_prize_table:
+        fields["prize_table"] = ([{"place": i, "prize_minor": prize}
+                                  for i, prize in enumerate(state.prizes(), start=1)]
+                                 if state.players else [])
+    return fields
+
+
+def _entrants(state: State) -> dict[str, dict[str, Any]]:
+    """Each player's entrant columns (place and prize once the payout is known)."""
+    payout = state.payout
+    rows = {}
+    for player in state.players.values():
+        player_id = player.player_id
+        rows[player_id] = {
+            "entries": player.entries, "rebuys": player.rebuys, "add_ons": player.add_ons,
+            "paid_minor": (player.paid_prize_minor + player.paid_fee_minor
+                           + player.paid_bounty_minor),
+            "bounty_minor": player.bounty_minor,
+            "bounties_won_minor": state.bounties_won.get(player_id, 0),
+            "status": (EntrantStatus.DISQUALIFIED if player.disqualified else
+                       EntrantStatus.EXCLUDED if player.excluded else
+                       EntrantStatus.PLAYING if player.alive else EntrantStatus.OUT),
+            "place": payout.places.get(player_id) if payout is not None else None,
+            "prize_minor": payout.prizes_minor.get(player_id, 0) if payout is not None else 0,
+        }
+    return rows
 
 
 def _path(before: Phase, after: Phase) -> list[str]:

@@ -1,7 +1,17 @@
-"""Fold a tournament's events back into the engine's state (pure).
+"""Fold a tournament's events into the engine's state, and store that state (pure).
 
-The commands decide with the state this returns, and the projection writes
-it to the read models, so both see exactly what the engine saw.
+`fold` replays a stream through the engine; `dump_state` and `load_state`
+turn the state into the JSON of its snapshot row (`TournamentSnapshot`) and
+back. The projection folds each event into the snapshot's state and writes
+it back; the commands decide from the snapshot, so both see exactly what
+the engine saw, and a property test (tests/casino/tournaments/
+test_snapshots.py) proves the snapshot equals `fold` of the stream.
+
+The JSON holds integers for money and keeps every order the engine may
+depend on (players by registration, a deal's amounts, places and prizes):
+PostgreSQL's jsonb does not keep an object's key order, so mappings are
+stored as lists of [key, value] pairs. The configuration is not in it: it is
+the tournament row's `config`, frozen when the tournament was announced.
 """
 
 from __future__ import annotations
@@ -9,7 +19,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from . import events as ev
-from .engine import Config, EliminationRules, Out, PayoutStructure, Price, Tournament
+from .engine import Config, EliminationRules, Out, PayoutStructure, Phase, Price, Tournament
+from .engine.tournament import Payout, Player
 
 
 def config_from(data: Mapping[str, Any]) -> Config:
@@ -76,4 +87,74 @@ def fold(recorded: Iterable[tuple[str, Mapping[str, Any]]]) -> Tournament | None
             t = Tournament(config_from(payload["config"]))
         elif t is not None:
             apply(t, event_type, payload)
+    return t
+
+
+def _pairs(mapping: Mapping[str, int] | None) -> list[list[Any]] | None:
+    return None if mapping is None else [[key, value] for key, value in mapping.items()]
+
+
+def _out(out: Out) -> dict[str, Any]:
+    return {"player_id": out.player_id, "stack_minor": out.stack_minor, "table": out.table,
+            "tie_break": out.tie_break}
+
+
+def dump_state(t: Tournament) -> dict[str, Any]:
+    """The engine's state as JSON-safe data (everything but the configuration)."""
+    payout = t.payout
+    return {
+        "phase": str(t.phase),
+        "players": [{
+            "player_id": p.player_id, "entries": p.entries, "re_entries": p.re_entries,
+            "rebuys": p.rebuys, "add_ons": p.add_ons, "paid_prize_minor": p.paid_prize_minor,
+            "paid_fee_minor": p.paid_fee_minor, "paid_bounty_minor": p.paid_bounty_minor,
+            "bounty_minor": p.bounty_minor, "alive": p.alive, "disqualified": p.disqualified,
+            "excluded": p.excluded, "purchases": [price.as_dict() for price in p.purchases],
+        } for p in t.players.values()],
+        "groups": [[_out(out) for out in group] for group in t.groups],
+        "pool_minor": t.pool_minor,
+        "fees_minor": t.fees_minor,
+        "bounties_minor": t.bounties_minor,
+        "entries": t.entries,
+        "re_entries": t.re_entries,
+        "fixed_field": t.fixed_field,
+        "deal": _pairs(t.deal),
+        "payout": None if payout is None else {
+            "prizes_minor": _pairs(payout.prizes_minor), "places": _pairs(payout.places),
+            "bounties_minor": _pairs(payout.bounties_minor),
+            "fees_refunded_minor": _pairs(payout.fees_refunded_minor),
+            "seats": list(payout.seats), "method": payout.method},
+        "drawn_shares": None if t.drawn_shares is None else list(t.drawn_shares),
+        "house_funded_minor": t.house_funded_minor,
+        "bounties_won": _pairs(t.bounties_won),
+    }
+
+
+def load_state(config: Mapping[str, Any], data: Mapping[str, Any]) -> Tournament:
+    """The engine's state from a tournament's configuration and `dump_state`'s data."""
+    t = Tournament(config_from(config))
+    t.phase = Phase(data["phase"])
+    t.players = {}
+    for row in data["players"]:
+        fields = {k: v for k, v in row.items() if k != "purchases"}
+        t.players[row["player_id"]] = Player(
+            **fields, purchases=[Price.from_dict(price) for price in row["purchases"]])
+    t.groups = [[Out(o["player_id"], o["stack_minor"], o["table"], o["tie_break"])
+                 for o in group] for group in data["groups"]]
+    t.pool_minor = data["pool_minor"]
+    t.fees_minor = data["fees_minor"]
+    t.bounties_minor = data["bounties_minor"]
+    t.entries = data["entries"]
+    t.re_entries = data["re_entries"]
+    t.fixed_field = data["fixed_field"]
+    t.deal = None if data["deal"] is None else dict(data["deal"])
+    payout = data["payout"]
+    t.payout = None if payout is None else Payout(
+        prizes_minor=dict(payout["prizes_minor"]), places=dict(payout["places"]),
+        bounties_minor=dict(payout["bounties_minor"]),
+        fees_refunded_minor=dict(payout["fees_refunded_minor"]),
+        seats=tuple(payout["seats"]), method=payout["method"])
+    t.drawn_shares = None if data["drawn_shares"] is None else tuple(data["drawn_shares"])
+    t.house_funded_minor = data["house_funded_minor"]
+    t.bounties_won = dict(data["bounties_won"])
     return t
