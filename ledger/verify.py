@@ -269,8 +269,9 @@ def _first_row_difference(cursor, live: str, scratch: str, table: str) -> str | 
         return f"row {where} is in the live table but not in the rebuild"
     if "live" not in rows:
         return f"row {where} is in the rebuild but not in the live table"
-    changed = [column for column in rows["live"] if rows["live"][column] != rows["rebuilt"][column]]
+    live_row, rebuilt_row = rows["live"], rows["rebuilt"]
+    changed = [column for column in live_row if live_row[column] != rebuilt_row[column]]
     return f"row {where} differs: " + "; ".join(
-        f"{column} live {rows['live'][column]!r}, rebuilt {rows['rebuilt'][column]!r}"
+        f"{column} live {live_row[column]!r}, rebuilt {rebuilt_row[column]!r}"
         for column in changed
     )

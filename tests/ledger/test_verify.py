@@ -181,3 +181,28 @@ def test_verify_writes_nothing_and_leaves_no_scratch_schema(ten_events):
         cursor.execute("SHOW search_path")
         assert cursor.fetchone()[0] == search_path
     assert list(Account.objects.values_list()) == accounts_before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_verify_outside_a_transaction_reads_one_snapshot_and_writes_nothing():
+    """Called in autocommit (as the command is), verify opens its own
+    REPEATABLE READ transaction, rolls it back and leaves no scratch schema."""
+    from ledger import open_account
+
+    open_account(code="cage/cash", type="asset", currency="EUR")
+    open_account(code="player/alice", type="liability", currency="EUR")
+    transfer("player/alice", "cage/cash", 700)
+    seen = []
+
+    def progress(events: int) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW transaction_isolation")
+            seen.append((events, cursor.fetchone()[0]))
+
+    result = verify_ledger(progress)
+    assert (result.ok, result.events) == (True, 3)
+    assert seen == [(3, "repeatable read")]
+    assert connection.get_autocommit() and not connection.in_atomic_block
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'verify_scratch%'")
+        assert cursor.fetchone() == (0,)
