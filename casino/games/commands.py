@@ -2,8 +2,9 @@
 
 Every write is a command run by `casino.runner.run` (idempotency, retries,
 refusal recording and error mapping live there, once). Each command:
-load reads the round stream's version first, then the round and its bets
-from the projection (and, for a bet, the compliance context); check raises
+load reads the round stream's version first, then the round's snapshot row
+(its state, outcome and bets, joined to its table: casino/games/snapshots.py)
+and, for a bet, the compliance context; check raises
 a state conflict (409, nothing written) or returns the refusal to record
 (a game rule's as `games.bet_rejected` or `games.outcome_rejected`, the
 compliance pipeline's as `compliance.attempt_rejected`), which the runner
@@ -64,7 +65,8 @@ from casino.jackpots.accounts import pending_account as jackpot_pending
 from casino.players.events import player_stream
 from casino.roles import Role, has_role
 from casino.rules import queries as rules
-from casino.rules.models import RulebookVersion, RuleTable, Venue
+from casino.rules.cache import cached
+from casino.rules.models import RulebookVersion, Venue
 from casino.runner import (
     BaseCommand,
     Call,
@@ -75,8 +77,8 @@ from casino.runner import (
     run,
 )
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
-from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
-from ledger.models import Account, AccountType
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError, UnknownAccount
+from ledger.models import AccountType
 from ledger.store import stream_version
 
 from . import signals
@@ -105,7 +107,8 @@ from .events import (
     table_stakes,
     table_stream,
 )
-from .models import Bet, GameTable, Round, RoundState
+from .models import GameTable, Round, RoundSnapshot, RoundState
+from .snapshots import BetAtVersion, RoundAtVersion, round_at
 
 SIDE_BET_CITES = {"texas_holdem_bonus": "002:L2160", "texas_holdem_bonus_progressive": "002:L2295",
                   "ultimate_texas_holdem": "002:L2319",
@@ -378,7 +381,6 @@ class BetContext:
     attempt: Attempt | None
     compliance: AttemptContext | None
     verdict: Verdict | None
-    account_open: bool
 
 
 class PlaceBet(BaseCommand[BetContext, BetResult]):
@@ -401,7 +403,6 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         refusal, cap = _stake_refusal(ctx, bet_kind, mine, stake_minor, player_id)
         valid = min(stake_minor, cap[0])
         attempt = compliance = verdict = None
-        account_open = False
         if refusal is None and _betting_error(ctx, bet_kind, kind) is None:
             attempt = Attempt(kind="stake", venue=ctx.table.venue, amount_minor=valid,
                               currency=ctx.table.currency, player_id=player_id,
@@ -410,13 +411,10 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
                               in_play_raise=bet_kind.raise_of is not None)
             compliance = load_context(attempt)
             verdict = run_checks(compliance)
-            account_open = verdict.allowed and Account.objects.filter(
-                code=gaming_account(player_id)).exists()
         return BetContext(round=ctx, request={"op": "place_bet", **arguments},
                           player_id=player_id, kind=kind, bet_kind=bet_kind,
                           stake_minor=stake_minor, refusal=refusal, cap=cap, valid_minor=valid,
-                          attempt=attempt, compliance=compliance, verdict=verdict,
-                          account_open=account_open)
+                          attempt=attempt, compliance=compliance, verdict=verdict)
 
     def check(self, context: BetContext) -> Rejection | None:
         error = _betting_error(context.round, context.bet_kind, context.kind)
@@ -426,8 +424,6 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
             return _rejection(BET_REJECTED, context.round, context.refusal, context.request)
         if not context.verdict.allowed:
             return rejection(context.attempt, context.compliance, context.verdict)
-        if not context.account_open:
-            raise _insufficient(gaming_account(context.player_id), 0, context.valid_minor)
         return None
 
     def decide(self, context: BetContext) -> Decision:
@@ -460,6 +456,11 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         if isinstance(error, InsufficientFunds):
             return _insufficient(gaming_account(context.player_id),
                                  error.details.get("balance_minor", 0), context.valid_minor)
+        if (isinstance(error, UnknownAccount)
+                and error.details.get("account") == gaming_account(context.player_id)):
+            # A player the cage never opened an account for holds nothing;
+            # the append says so instead of a read before it.
+            return _insufficient(gaming_account(context.player_id), 0, context.valid_minor)
         return None
 
 
@@ -481,7 +482,7 @@ def _betting_error(ctx: "RoundContext", bet_kind, kind: str) -> GamesError | Non
 
 
 
-def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[Bet], stake_minor: int,
+def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[BetAtVersion], stake_minor: int,
                    player_id: str = "") -> tuple[GamesError | None, tuple[int, str]]:
     """Why this stake is refused by the table's rules, and the cap (pure but for reads).
 
@@ -980,14 +981,14 @@ def _by_id(settled: Sequence[Settled]) -> dict[str, Settled]:
 
 @dataclass(frozen=True)
 class RoundContext:
-    round: Round
+    round: RoundAtVersion
     table: GameTable
     place: Venue
     rulebook: RulebookVersion
     tables: Mapping[str, Sequence[Mapping[str, Any]]]
-    bets: list[Bet]
+    bets: list[BetAtVersion]
     stream: str
-    version: int
+    version: int        # the stream's, read before the snapshot: what the append expects
     at: dt.datetime
     day: dt.date        # the venue's gaming day at `at`
 
@@ -998,20 +999,40 @@ class RoundContext:
 
 
 def _load_round(round_id: str, at: dt.datetime) -> RoundContext:
-    """The round, its table and bets; its stream's version is read first."""
+    """The round's stream version (read first), then its snapshot joined to its table.
+
+    Two statements; the rulebook version and its pay tables come from the
+    process cache. The snapshot is written in the same transaction as the
+    round's events, so when a writer commits between the two reads the
+    snapshot is newer than the version read and the append is stale: the
+    runner starts again.
+    """
     parsed = parse_round_id(round_id) if isinstance(round_id, str) else None
     stream = round_stream(*parsed) if parsed else None
     version = stream_version(stream) if stream else 0
-    round_ = Round.objects.select_related("table").filter(id=round_id).first() if parsed else None
-    if round_ is None:
+    snapshot = (RoundSnapshot.objects.select_related("round__table")
+                .filter(round_id=round_id).first() if parsed else None)
+    if snapshot is None:
+        if version:
+            raise InvariantViolation(f"round {round_id} has events but no snapshot;"
+                                     " run rebuild_projections")
         raise GamesError(Code.UNKNOWN_ROUND, f"no round {round_id!r}", status=404,
                          round_id=round_id)
-    table = round_.table
-    rulebook = RulebookVersion.objects.get(key=table.rulebook)
+    round_ = round_at(round_id, snapshot.round.number, snapshot.version, snapshot.state)
+    table = snapshot.round.table
+    rulebook = _rulebook(table.rulebook)
     place = rules.venue(table.venue)
     return RoundContext(round_, table, place, rulebook, _tables(rulebook, GAMES[table.game]),
-                        list(Bet.objects.filter(round=round_).order_by("placed_position")),
-                        stream, version, at, venue_day(place, at))
+                        list(round_.bets), stream, version, at, venue_day(place, at))
+
+
+def _rulebook(key: str) -> RulebookVersion:
+    """A rulebook version by key, from the process cache (a version never changes)."""
+    found = cached(("games.rulebook", key),
+                   lambda: RulebookVersion.objects.filter(key=key).first())
+    if found is None:
+        raise InvariantViolation(f"no rulebook version {key}")
+    return found
 
 
 def _table(table_id: str) -> GameTable:
@@ -1024,8 +1045,8 @@ def _table(table_id: str) -> GameTable:
 
 def _tables(rulebook: RulebookVersion, engine) -> dict[str, list[dict]]:
     """The game's pay tables from a rulebook version; 422 if a required one is missing."""
-    found = {t.table_key: t.rows for t in RuleTable.objects.filter(
-        rulebook=rulebook, table_key__in=engine.tables)}
+    found = {key: table.rows for key in engine.tables
+             if (table := rules.rule_table(rulebook, key)) is not None}
     optional = set(getattr(engine, "optional_tables", ()))
     missing = [key for key in engine.tables if key not in found and key not in optional]
     if missing:

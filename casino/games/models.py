@@ -116,3 +116,20 @@ class Bet(models.Model):
 
     def __str__(self) -> str:
         return f"bet {self.id} {self.kind} {self.stake_minor}"
+
+
+class RoundSnapshot(models.Model):
+    """A round's state at a stream version (casino/games/snapshots.py).
+
+    Written by the projection in the append's transaction and again by
+    `rebuild_projections`; a command reads this row, joined to its round and
+    table, instead of the round's bet rows.
+    """
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="snapshot")
+    version = models.IntegerField()
+    state = models.JSONField()   # {"state", "outcome", "bets": [...]}
+
+    def __str__(self) -> str:
+        return f"snapshot of round {self.round_id} at version {self.version}"

@@ -1,17 +1,23 @@
-"""Projection of the games' events into GameTable, Round and Bet.
+"""Projection of the games' events into GameTable, Round, Bet and RoundSnapshot.
 
 The same `apply` runs inline in the append and on `rebuild_projections`; one
 projection reads both streams so that a rebuild applies them in position
-order.
+order. Each event that changes a round's state also writes the round's
+snapshot (casino/games/snapshots.py) at the event's stream version, in the
+append's transaction. A bet, the write a busy table makes most, is one
+statement: it inserts the bet, adds its stake to the round and appends it
+to the snapshot's bets.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+import json
+from typing import Any, Mapping, Sequence
 
+from django.db import connection
 from django.db.models import F
 
-from ledger import RecordedEvent
+from ledger import InvariantViolation, RecordedEvent
 
 from .events import (
     BET_PLACED,
@@ -25,7 +31,8 @@ from .events import (
     ROUND_VOIDED,
     TABLE_OPENED,
 )
-from .models import Bet, GameTable, Round
+from .models import Bet, GameTable, Round, RoundSnapshot
+from .snapshots import STATE_AFTER, bet_state, opened_state
 
 
 class GamesProjection:
@@ -49,20 +56,17 @@ def _apply(event: RecordedEvent) -> None:
             stake_minor_max=p["stake_minor_max"], opened_position=event.position)
         return
     if event.type == ROUND_OPENED:
-        Round.objects.create(id=p["round_id"], table_id=p["table_id"], number=p["number"],
-                             last_position=event.position)
+        round_ = Round.objects.create(id=p["round_id"], table_id=p["table_id"],
+                                      number=p["number"], last_position=event.position)
         GameTable.objects.filter(id=p["table_id"]).update(rounds_started=F("rounds_started") + 1)
+        RoundSnapshot.objects.create(round=round_, version=event.version, state=opened_state())
+        return
+    if event.type == BET_PLACED:
+        _place_bet(event)
         return
     round_ = Round.objects.get(id=p["round_id"])
     round_.last_position = event.position
-    if event.type == BET_PLACED:
-        Bet.objects.create(
-            id=p["bet_id"], round=round_, player_id=p["player_id"], kind=p["kind"],
-            spec=p["spec"], position=p["position"], bet_unit=p["bet_unit"],
-            stake_minor=p["stake_minor"], void_minor=p["void_minor"],
-            placed_position=event.position)
-        round_.staked_minor += p["stake_minor"]
-    elif event.type == BETTING_CLOSED:
+    if event.type == BETTING_CLOSED:
         round_.close()
     elif event.type == OUTCOME_RECORDED:
         round_.record_outcome()
@@ -84,6 +88,48 @@ def _apply(event: RecordedEvent) -> None:
         Bet.objects.filter(round=round_).update(returned_minor=F("stake_minor"), result="void",
                                                 row="", pay_table="", cite=p["cite"])
     round_.save()
+    if event.type in STATE_AFTER:
+        _merge_snapshot(round_.id, event.version, {"state": STATE_AFTER[event.type], **(
+            {"outcome": p["outcome"]} if event.type == OUTCOME_RECORDED else {})})
+
+
+def _place_bet(event: RecordedEvent) -> None:
+    """Insert the bet, add its stake to the round, append it to the snapshot: one statement."""
+    p = event.payload
+    bet, round_, snapshot = (Bet._meta.db_table, Round._meta.db_table,
+                             RoundSnapshot._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH new_bet AS ("
+            f" INSERT INTO {bet} (id, round_id, player_id, kind, spec, \"position\", bet_unit,"
+            f"  stake_minor, void_minor, result, pay_table, \"row\", cite, commission_minor,"
+            f"  detail, placed_position)"
+            f" VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s, '', '', '', '', 0,"
+            f"  '{{}}'::jsonb, %s)),"
+            f" staked AS ("
+            f" UPDATE {round_} SET staked_minor = staked_minor + %s, last_position = %s"
+            f" WHERE id = %s)"
+            f" UPDATE {snapshot} SET version = %s,"
+            f" state = jsonb_set(state, '{{bets}}', (state -> 'bets') || %s::jsonb)"
+            f" WHERE round_id = %s",
+            [p["bet_id"], p["round_id"], p["player_id"], p["kind"], json.dumps(p["spec"]),
+             p["position"], p["bet_unit"], p["stake_minor"], p["void_minor"], event.position,
+             p["stake_minor"], event.position, p["round_id"],
+             event.version, json.dumps([bet_state(p)]), p["round_id"]])
+        if cursor.rowcount != 1:
+            raise InvariantViolation(f"round {p['round_id']} has no snapshot to add a bet to;"
+                                     " run rebuild_projections")
+
+
+def _merge_snapshot(round_id: str, version: int, changes: Mapping[str, Any]) -> None:
+    """Set top-level keys of a round's snapshot state at a new version (one statement)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {RoundSnapshot._meta.db_table} SET version = %s, state = state || %s::jsonb"
+            " WHERE round_id = %s", [version, json.dumps(dict(changes)), round_id])
+        if cursor.rowcount != 1:
+            raise InvariantViolation(f"round {round_id} has no snapshot; run"
+                                     " rebuild_projections")
 
 
 def _set_bets(bets, declared=None) -> None:
