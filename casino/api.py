@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.roles import HasRole
+from casino.runner import set_client_time
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 MONEY = re.compile(r"^[0-9]{1,10}(\.[0-9]{1,2})?$")
@@ -56,6 +57,18 @@ class StrictSerializer(serializers.Serializer):
         "unknown_field": "unknown field: this endpoint does not take it",
     }
 
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.parent is None and "occurred_at" not in fields:
+            # Business time: a table or cage system that lost its connection
+            # sends its buffered actions later (casino.runner checks it).
+            fields["occurred_at"] = serializers.DateTimeField(
+                required=False, write_only=True,
+                help_text="When it happened, if not now (ISO 8601 with an offset):"
+                          " at most 30 s ahead of the server's clock, and not on a"
+                          " gaming day the venue has closed.")
+        return fields
+
     def to_internal_value(self, data):
         if isinstance(data, dict) and not isinstance(data, QueryDict):
             writable = {name for name, field in self.fields.items() if not field.read_only}
@@ -63,7 +76,12 @@ class StrictSerializer(serializers.Serializer):
             if unknown:
                 raise ValidationError(
                     {name: [self.error_messages["unknown_field"]] for name in unknown})
-        return super().to_internal_value(data)
+        value = super().to_internal_value(data)
+        if self.parent is None and isinstance(value, dict):
+            occurred_at = value.pop("occurred_at", None)
+            if occurred_at is not None:
+                set_client_time(occurred_at)
+        return value
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -9,8 +9,23 @@ database's.
 
 import datetime as dt
 
+from django.conf import settings
 from django.utils import timezone
 
 
 def now() -> dt.datetime:
     return timezone.now()
+
+
+def operator_day(moment: dt.datetime) -> dt.date:
+    """The operator's calendar day of a moment, in the project's zone.
+
+    For events that concern no venue (a player's identity, a rulebook, a
+    correction between accounts, a chain verification). Decision: those
+    belong to the operator, whose books keep the project's zone
+    (settings.TIME_ZONE); an event about a venue takes the venue's own
+    gaming day (casino.rules.queries.venue_day) instead.
+    """
+    import zoneinfo
+
+    return moment.astimezone(zoneinfo.ZoneInfo(settings.TIME_ZONE)).date()

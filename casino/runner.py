@@ -30,14 +30,15 @@ recorded refusal is raised again (`register_refusal_replayer`).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
 from django.db import transaction
 
 from casino import clock
 from casino.errors import CodedError
-from ledger import Metadata, NewEvent, RecordedEvent, append, open_account
+from ledger import InvariantViolation, Metadata, NewEvent, RecordedEvent, append, open_account
 from ledger.canonical import request_fingerprint
 from ledger.errors import AccountExists, IdempotencyConflict, LedgerError, StaleVersion
 from ledger.models import Account
@@ -54,6 +55,11 @@ ATTEMPTS_MAX = 5
 # stay well within.
 OCCURRED_AT_SKEW_MAX = dt.timedelta(seconds=30)
 
+# The business time a client sent with the request being served
+# (`occurred_at`, read by casino.api.StrictSerializer); reset for every
+# request by casino.middleware.BusinessTimeMiddleware.
+_client_time: ContextVar[dt.datetime | None] = ContextVar("casino_client_time", default=None)
+
 ContextT = TypeVar("ContextT")
 ResultT = TypeVar("ResultT")
 
@@ -66,6 +72,7 @@ class RunnerErrorCode:
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     CONCURRENT_UPDATE = "concurrent_update"
     OCCURRED_AT_IN_FUTURE = "occurred_at_in_future"
+    OCCURRED_AT_IN_CLOSED_DAY = "occurred_at_in_closed_day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +160,38 @@ class BaseCommand(Generic[ContextT, ResultT]):
     def refusal(self, context: ContextT, error: LedgerError) -> Exception | None:
         return None
 
+    def venue_of(self, context: ContextT) -> Any:
+        """Return the venue a write is about (None: none), for the closed-day check.
+
+        By default the context's `venue` or `place`, when it is a venue
+        (anything with a `code`, a `time_zone` and a `gaming_day_start`).
+        """
+        for name in ("venue", "place"):
+            candidate = getattr(context, name, None)
+            if all(hasattr(candidate, attribute)
+                   for attribute in ("code", "time_zone", "gaming_day_start")):
+                return candidate
+        return None
+
+
+def set_client_time(at: dt.datetime | None) -> None:
+    """Record the `occurred_at` the client sent with the request being served."""
+    _client_time.set(at)
+
+
+def reset_client_time() -> None:
+    """Forget the client's business time (at the start and end of every request)."""
+    _client_time.set(None)
+
+
+_closed_day_lookups: list[Callable[[str], dt.date | None]] = []
+
+
+def register_closed_day_lookup(lookup: Callable[[str], dt.date | None]) -> None:
+    """Register how to find a venue's last closed gaming day (the reports app does)."""
+    if lookup not in _closed_day_lookups:
+        _closed_day_lookups.append(lookup)
+
 
 _refusal_replayers: list[Callable[[Sequence[RecordedEvent]], None]] = []
 
@@ -177,6 +216,9 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
     and the ledger's refusals the command does not translate.
     """
     request = fingerprint(command, arguments)
+    client_at = _client_time.get()
+    if client_at is not None and call.at is None:
+        call = replace(call, at=client_at, at_from_client=True)
     if call.key is not None:
         recorded = recorded_request(call.key)
         if recorded is not None:
@@ -188,10 +230,13 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
                         causation_id=call.causation_id or None)
     for _ in range(ATTEMPTS_MAX):
         context = command.load(arguments, call)
+        if call.at_from_client:
+            _check_open_day(command, context, call)
         rejection = command.check(context)
         if rejection is not None:
             _record_rejection(command, rejection, request, call, metadata)
         decision = command.decide(context)
+        _check_gaming_days(command, decision.events)
         try:
             result = _append(decision, request, call, metadata)
         except (StaleVersion, AccountExists):
@@ -212,6 +257,43 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
     raise RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
                       "the records this request depends on changed each time it was tried;"
                       " send it again", status=409, attempts=ATTEMPTS_MAX)
+
+
+def _check_gaming_days(command: Command, events: Sequence[NewEvent]) -> None:
+    """Every event a command decides names its gaming day; the ledger never guesses it.
+
+    An event about a venue takes the venue's own day (its boundary and
+    zone: casino.rules.queries.venue_day); one about no venue the
+    operator's (casino.clock.operator_day).
+    """
+    undated = sorted({event.type for event in events if event.gaming_day is None})
+    if undated:
+        raise InvariantViolation(
+            f"{command.name} decided events without a gaming day: {', '.join(undated)};"
+            " give each the venue's gaming day (venue_day) or the operator's (operator_day)")
+
+
+def _check_open_day(command: Command, context: Any, call: Call) -> None:
+    """Refuse a client's business time on or before the venue's last closed day.
+
+    A closed day's figures are final (casino.reports): an action buffered by
+    a table or cage system may arrive late, but not after its day closed.
+    """
+    venue = getattr(command, "venue_of", lambda context: None)(context)
+    if venue is None or call.at is None:
+        return
+    from casino.rules.queries import venue_day
+
+    day = venue_day(venue, call.at)
+    for lookup in _closed_day_lookups:
+        closed = lookup(venue.code)
+        if closed is not None and day <= closed:
+            raise RunnerError(
+                RunnerErrorCode.OCCURRED_AT_IN_CLOSED_DAY,
+                f"occurred_at {call.at.isoformat()} falls on gaming day {day.isoformat()} at"
+                f" {venue.code}, which is closed (last closed day {closed.isoformat()})",
+                status=409, venue=venue.code, gaming_day=day.isoformat(),
+                last_closed_day=closed.isoformat())
 
 
 def _check_business_time(call: Call) -> None:

@@ -4,6 +4,26 @@ Operating errors (a stale version, an overdraft, a reused idempotency key)
 are `LedgerError`s carrying a stable `code`; callers turn them into 4xx
 answers. Nothing is written when one is raised. Programmer errors in the
 money path raise `InvariantViolation`, which `python -O` cannot strip.
+
+Precedence. An append that breaks several rules at once is answered with
+the first of them in this order, whatever else is wrong (as TigerBeetle
+documents its result codes); tests/ledger/test_result_precedence.py walks
+the order pair by pair:
+
+1. `invalid_event`, `unbalanced_postings`: the request's own form, checked
+   before the writer lock (an event without its gaming day, postings that
+   do not sum to zero, a key that is too long).
+2. `idempotency_key_reused`: a recorded key with another request. A
+   recorded key with the same request answers the recorded result, so
+   nothing below is checked for it.
+3. `stale_version`: an expected stream version that is not the current one.
+4. Then event by event, in the request's order, and within an event:
+   a. `account_exists`: an account opening for a code already open;
+   b. posting by posting, in the event's order: `unknown_account`, then
+      `currency_mismatch`;
+   c. account by account, in posting order, after the event's postings:
+      `insufficient_funds` (a may-not-go-negative account below zero), then
+      `balance_max_exceeded`.
 """
 
 from __future__ import annotations

@@ -126,6 +126,12 @@ def _build_request(
     for event in events:
         if not isinstance(event, NewEvent):
             raise InvalidEvent("events must be ledger.NewEvent values")
+        if event.postings and event.gaming_day is None:
+            # Money belongs to a business day, and only the caller knows
+            # whose day (a venue's own boundary and zone): the ledger does not
+            # guess it from the calendar.
+            raise InvalidEvent("an event that moves money must carry its gaming day",
+                               stream=event.stream, type=event.type)
     expected = dict(expected_versions or {})
     for stream, version in expected.items():
         if type(version) is not int or version < 0:

@@ -50,6 +50,7 @@ from django_fsm import can_proceed
 from casino import clock
 from casino.roles import Role, has_role
 from casino.rules import queries as rules
+from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent
 from ledger.models import Event
@@ -137,13 +138,11 @@ def _refuse_closed(case: Case) -> None:
                               status=409, case_id=case.id)
 
 
-def _gaming_day(venue_code: str, at: dt.datetime) -> dt.date | None:
-    """The venue's gaming day of an event that concerns a venue (None: no venue)."""
+def _gaming_day(venue_code: str, at: dt.datetime) -> dt.date:
+    """The venue's gaming day of a case event about a venue; the operator's otherwise."""
     if not venue_code:
-        return None
-    from .pipeline import venue_day
-
-    return venue_day(rules.venue(venue_code), at)
+        return operator_day(at)
+    return rules.venue_day(rules.venue(venue_code), at)
 
 
 @dataclass(frozen=True, slots=True)

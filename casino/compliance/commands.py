@@ -17,6 +17,7 @@ from django_fsm import can_proceed
 
 from casino import clock
 from casino.roles import Role, has_role
+from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, Posting, RecordedEvent
 from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
@@ -69,7 +70,7 @@ class ProposeCorrection(BaseCommand[CorrectionContext, Correction]):
                                   "the two accounts must differ and share a currency",
                                   status=400)
         return CorrectionContext(arguments=arguments, correction_id=uuid.uuid4().hex[:16],
-                                 version=0, target=target, counter=counter)
+                                 version=0, target=target, counter=counter, at=call.moment())
 
     def decide(self, context: CorrectionContext) -> Decision:
         a, correction_id = context.arguments, context.correction_id
@@ -81,6 +82,7 @@ class ProposeCorrection(BaseCommand[CorrectionContext, Correction]):
                      "amount_minor": a["amount_minor"], "currency": context.target.currency,
                      "reason": a["reason"],
                      "balance_before_minor": context.target.balance_minor},
+            occurred_at=context.at, gaming_day=operator_day(context.at),
         )
         return Decision([event], {stream: 0})
 
@@ -124,7 +126,7 @@ class DecideCorrection(BaseCommand[CorrectionContext, Correction]):
         if self.transition == "reject":
             events = [NewEvent(stream=stream, type=CORRECTION_REJECTED,
                                payload={"correction_id": correction_id, "note": note},
-                               occurred_at=context.at)]
+                               occurred_at=context.at, gaming_day=operator_day(context.at))]
             return Decision(events, {stream: context.version})
         target, counter = context.target, context.counter
         amount_minor = context.arguments["amount_minor"]
@@ -133,13 +135,15 @@ class DecideCorrection(BaseCommand[CorrectionContext, Correction]):
         debit = natural_sign(target.type) * amount_minor
         events = [
             NewEvent(stream=stream, type=CORRECTION_APPROVED,
-                     payload={"correction_id": correction_id, "note": note}),
+                     payload={"correction_id": correction_id, "note": note},
+                     occurred_at=context.at, gaming_day=operator_day(context.at)),
             NewEvent(stream=stream, type=CORRECTION_POSTED,
                      payload={"correction_id": correction_id,
                               "balance_before_minor": target.balance_minor,
                               "balance_after_minor": target.balance_minor + amount_minor},
                      postings=(Posting(target.code, debit, target.currency),
-                               Posting(counter.code, -debit, counter.currency))),
+                               Posting(counter.code, -debit, counter.currency)),
+                     occurred_at=context.at, gaming_day=operator_day(context.at)),
         ]
         return Decision(events, {stream: context.version})
 

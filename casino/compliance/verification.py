@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent, verify_chain
 from ledger.models import Event
@@ -44,7 +45,8 @@ class VerifyChain(BaseCommand[dict, ChainVerification]):
     def decide(self, context: dict) -> Decision:
         # No stream version to expect: each run is its own record.
         return Decision([NewEvent(stream=CHAIN_STREAM, type=CHAIN_VERIFIED,
-                                  payload=context["payload"], occurred_at=context["at"])])
+                                  payload=context["payload"], occurred_at=context["at"],
+                                  gaming_day=operator_day(context["at"]))])
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> ChainVerification:
         return ChainVerification.objects.get(position=events[0].position)

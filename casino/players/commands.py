@@ -22,6 +22,7 @@ from django.db import IntegrityError
 from casino import clock
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, Venue
+from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent
 from ledger.store import stream_version
@@ -119,7 +120,7 @@ class RegisterPlayer(BaseCommand[PlayerContext, Player]):
                      "family_name": a["family_name"], "date_of_birth": a["date_of_birth"],
                      "nationality": a["nationality"], "document_type": a["document_type"],
                      "identity_key": a["identity_key"], "document_hint": a["document_hint"]},
-            occurred_at=context.at,
+            occurred_at=context.at, gaming_day=operator_day(context.at),
         )
         return Decision([event], {player_stream(player_id): 0})
 
@@ -146,7 +147,7 @@ class VerifyIdentity(BaseCommand[PlayerContext, Player]):
         event = NewEvent(stream=stream, type=IDENTITY_VERIFIED,
                          payload={"player_id": context.player_id,
                                   "method": context.arguments["method"]},
-                         occurred_at=context.at)
+                         occurred_at=context.at, gaming_day=operator_day(context.at))
         return Decision([event], {stream: context.version})
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Player:

@@ -12,3 +12,9 @@ class ReportsConfig(AppConfig):
         from .projections import ReportsProjection
 
         ledger_projections.register(ReportsProjection())
+
+        from casino.runner import register_closed_day_lookup
+
+        from .queries import last_closed_day
+
+        register_closed_day_lookup(last_closed_day)

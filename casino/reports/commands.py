@@ -38,6 +38,7 @@ from casino import clock
 from casino.compliance.pipeline import venue_day
 from casino.rules import queries as rules
 from casino.rules.models import Venue
+from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent, verify_chain
 from ledger.models import Event
@@ -117,7 +118,8 @@ class RecordExport(_Recording):
     def decide(self, context: dict) -> Decision:
         return Decision([NewEvent(stream=EXPORTS_STREAM, type=JOURNAL_EXPORTED,
                                   payload=dict(context["payload"]),
-                                  schema_version=SCHEMA_VERSION, occurred_at=context["at"])])
+                                  schema_version=SCHEMA_VERSION, occurred_at=context["at"],
+                                  gaming_day=operator_day(context["at"]))])
 
 
 class _ChainBroken(Exception):
@@ -152,8 +154,11 @@ class SealDay(_Recording):
             "verified_events": verified.events}}
 
     def decide(self, context: dict) -> Decision:
+        # A seal belongs to the gaming day it seals.
         return Decision([NewEvent(stream=SEAL_STREAM, type=DAY_SEALED, payload=context["payload"],
-                                  schema_version=SCHEMA_VERSION, occurred_at=context["now"])])
+                                  schema_version=SCHEMA_VERSION, occurred_at=context["now"],
+                                  gaming_day=dt.date.fromisoformat(
+                                      context["payload"]["gaming_day"]))])
 
 
 class SealRefused(_Recording):
@@ -165,7 +170,9 @@ class SealRefused(_Recording):
     def decide(self, context: dict) -> Decision:
         return Decision([NewEvent(stream=SEAL_STREAM, type=SEAL_REFUSED,
                                   payload=dict(context["payload"]),
-                                  schema_version=SCHEMA_VERSION, occurred_at=context["at"])])
+                                  schema_version=SCHEMA_VERSION, occurred_at=context["at"],
+                                  gaming_day=dt.date.fromisoformat(
+                                      context["payload"]["gaming_day"]))])
 
 
 COMMANDS = {command.name: command for command in (

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import Metadata, NewEvent, RecordedEvent
 from ledger.store import stream_version
@@ -46,6 +47,7 @@ class RulebookContext:
     rulebook_id: str
     version: int
     stream_version: int
+    at: dt.datetime
 
 
 class LoadRulebook(BaseCommand[RulebookContext, tuple[RulebookVersion, bool]]):
@@ -69,13 +71,14 @@ class LoadRulebook(BaseCommand[RulebookContext, tuple[RulebookVersion, bool]]):
             raise _version_exists(rulebook_id, version,
                                   f"the stream holds {current} versions")
         return RulebookContext(rulebook_id=rulebook_id, version=version,
-                               stream_version=current)
+                               stream_version=current, at=call.moment())
 
     def decide(self, context: RulebookContext) -> Decision:
         stream = rulebook_stream(context.rulebook_id)
         event = NewEvent(stream=stream, type=RULEBOOK_LOADED,
                          payload={"content": self.content, "content_sha256": self.sha256,
-                                  "source_name": self.source_name})
+                                  "source_name": self.source_name},
+                         occurred_at=context.at, gaming_day=operator_day(context.at))
         return Decision([event], {stream: context.stream_version})
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool

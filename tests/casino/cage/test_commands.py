@@ -274,7 +274,8 @@ def test_cage_events_of_the_pre_cage_shape_belong_to_no_cage_day(player):
     append([NewEvent(stream="player/demo", type="cage.cash_deposited",
                      payload={"player": "player/demo", "amount_minor": 5_000},
                      postings=(Posting("cage/demo/cash", 5_000, "EUR"),
-                               Posting("player/demo", -5_000, "EUR")))])
+                               Posting("player/demo", -5_000, "EUR")),
+                     gaming_day=NOON.date())])
     deposit(player_id=player.id, venue=CASINO, amount_minor=1_000, currency="EUR",
             actor="cashier", at=NOON)
     live = list(CageDay.objects.values("key", "deposits_cash_minor", "transactions"))
