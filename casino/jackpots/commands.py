@@ -72,7 +72,7 @@ from casino.cage.events import OVERFLOW_KEY, gaming_account
 from casino.compliance.pipeline import venue_day
 from casino.poker.events import HAND_STARTED, TABLE_OPENED, table_stream
 from casino.rules import queries as rules
-from casino.rules.models import Figure, RulebookVersion, Venue
+from casino.rules.models import RulebookVersion, Venue
 from casino.runner import BaseCommand, Call, Decision, RunnerError, RunnerErrorCode, run
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent
 from ledger.errors import BalanceMaxExceeded, LedgerError
@@ -133,7 +133,7 @@ class PoolConfig:
     hits_enabled: bool
 
 
-def pool_config(rulebook: RulebookVersion, kind: str) -> PoolConfig:
+def pool_config(rulebook: RulebookVersion, kind: str, day: dt.date) -> PoolConfig:
     """Read a pool's terms from the rulebook (figures `jackpot.bad_beat.*`).
 
     Hits need trigger criteria and share figures; a rulebook without them
@@ -145,7 +145,7 @@ def pool_config(rulebook: RulebookVersion, kind: str) -> PoolConfig:
     """
     if kind != BAD_BEAT:
         return PoolConfig(rulebook, 0, None, progressive_terms(rulebook, kind) is not None)
-    figures = _figures(rulebook)
+    figures = _figures(rulebook, day)
     base = figures.get(FIGURE_PREFIX + "base_guarantee", 0)
     players_min = figures.get(FIGURE_PREFIX + "payout.min_players")
     criteria = any(key.startswith(FIGURE_PREFIX + "cat1.trigger.") for key in figures)
@@ -161,8 +161,9 @@ def progressive_terms(rulebook: RulebookVersion, kind: str) -> Mapping[str, Any]
     return next((row for row in table.rows if row["kind"] == kind), None)
 
 
-def _figures(rulebook: RulebookVersion) -> dict[str, Any]:
-    return dict(Figure.objects.filter(rulebook=rulebook).values_list("figure_key", "value"))
+def _figures(rulebook: RulebookVersion, day: dt.date) -> dict[str, Any]:
+    """The values of the rulebook's figures in force on a gaming day."""
+    return {key: row.value for key, row in rules.figures_in_force(rulebook, day).items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +220,7 @@ class OpenPoolCommand(BaseCommand[PoolContext, PoolResult]):
         day = venue_day(place, at)
         rulebook = rules.rulebook_in_force(place.rulebook_id, day)
         return PoolContext(place=place, kind=kind, stream=stream, version=version, at=at,
-                           day=day, rulebook=rulebook, config=pool_config(rulebook, kind),
+                           day=day, rulebook=rulebook, config=pool_config(rulebook, kind, day),
                            first_pending=_first_pending_day(pending_account(venue, kind)))
 
     def decide(self, context: PoolContext) -> Decision:
@@ -483,13 +484,13 @@ def _rollup_result(event: RecordedEvent, *, replayed: bool) -> RollupResult:
 # ---------------------------------------------------------------------------
 
 
-def criteria_for(rulebook: RulebookVersion, variant: str) -> list[engine.Criteria]:
+def criteria_for(rulebook: RulebookVersion, variant: str, day: dt.date
+                 ) -> list[engine.Criteria]:
     """The variant's category 1 and 2 triggers from the rulebook's figures."""
     family = engine.VARIANT_CRITERIA.get(variant)
     if family is None:
         return []
-    rows = {row.figure_key: row for row in Figure.objects.filter(
-        rulebook=rulebook, figure_key__startswith=FIGURE_PREFIX)}
+    rows = rules.figures_in_force(rulebook, day)
     result = []
     for category in CATEGORIES:
         row = rows.get(f"{FIGURE_PREFIX}cat{category}.trigger.{family}")
@@ -500,9 +501,9 @@ def criteria_for(rulebook: RulebookVersion, variant: str) -> list[engine.Criteri
     return result
 
 
-def share_rule(rulebook: RulebookVersion, category: int) -> engine.ShareRule:
+def share_rule(rulebook: RulebookVersion, category: int, day: dt.date) -> engine.ShareRule:
     """The category's percentages from the rulebook (decision jackpot.payout_formula)."""
-    figures = _figures(rulebook)
+    figures = _figures(rulebook, day)
     prefix = f"{FIGURE_PREFIX}cat{category}."
     if category == 1:
         return engine.ShareRule(1, figures[prefix + "loser_share"],
@@ -555,11 +556,11 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
     ensure_pool(venue=venue, kind=kind, actor="system", at=started_row.occurred_at)
     pool = _pool(venue, kind)
     rulebook = rules.rulebook_in_force(pool.rulebook_id, settled.gaming_day)
-    config = pool_config(rulebook, kind)
+    config = pool_config(rulebook, kind, settled.gaming_day)
     if not config.hits_enabled:
         return None
     players = {str(seat): player for seat, player in started["players"].items()}
-    criteria = criteria_for(rulebook, variant)
+    criteria = criteria_for(rulebook, variant, settled.gaming_day)
     verdict = engine.detect(
         variant=variant, board=p.get("board"),
         hands={int(seat): cards for seat, cards in (p.get("hands") or {}).items()},
@@ -610,7 +611,7 @@ def record_progressive_hit(*, round_id: str, bet_id: str, player_id: str, venue:
     ensure_pool(venue=venue, kind=kind, actor="system", at=settled.occurred_at)
     pool = _pool(venue, kind)
     rulebook = rules.rulebook_in_force(pool.rulebook_id, settled.gaming_day)
-    if not pool_config(rulebook, kind).hits_enabled:
+    if not pool_config(rulebook, kind, settled.gaming_day).hits_enabled:
         logger.warning("jackpots.progressive_hit_without_pool",
                        extra={"bet_id": bet_id, "venue": venue, "kind": kind})
         return None
@@ -773,14 +774,16 @@ class ApproveHitCommand(BaseCommand[ApproveContext, HitResult]):
     def load(self, arguments: Mapping[str, Any], call: Call) -> ApproveContext:
         state = _load_hit(arguments["hit_id"], call)
         hit = state.hit
-        recorded = _event(hit.recorded_position).payload
+        recorded_event = _event(hit.recorded_position)
+        recorded = recorded_event.payload
         rulebook = RulebookVersion.objects.get(rulebook_id=recorded["rulebook"]["id"],
                                                version=recorded["rulebook"]["version"])
         if hit.trigger == HitTrigger.PROGRESSIVE:
             cap = rules.win_limit(rulebook)
             rule, win_max = None, cap.win_minor_max if cap is not None else None
         else:
-            rule, win_max = share_rule(rulebook, hit.category), None
+            rule, win_max = share_rule(rulebook, hit.category,
+                                       recorded_event.gaming_day), None
         return ApproveContext(state=state, balance_minor=_balance_at_hit(hit), share_rule=rule,
                               win_minor_max=win_max)
 

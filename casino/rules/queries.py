@@ -75,6 +75,17 @@ def figures(rulebook: RulebookVersion) -> dict[str, Figure]:
         row.figure_key: row for row in Figure.objects.filter(rulebook_id=rulebook.pk)})
 
 
+def figures_in_force(rulebook: RulebookVersion, on: dt.date) -> dict[str, Figure]:
+    """Return a version's figures in force on a day, by key (from the cache).
+
+    A figure with its own later `effective_from` (the EU cash cap from
+    2027-07-10, say) does not count before that day. The one way every app
+    reads a rulebook's figures for a day.
+    """
+    return {key: row for key, row in figures(rulebook).items()
+            if row.effective_from is None or row.effective_from <= on}
+
+
 def figure(rulebook: RulebookVersion, key: str, on: dt.date | None = None) -> Figure | None:
     """Return a figure of a rulebook version (None if this version lacks it).
 
