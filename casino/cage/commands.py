@@ -3,8 +3,8 @@
 Each command, in order: replay a request whose idempotency key is recorded
 (its result, or its recorded refusal); read the player stream's version;
 `authorize` through the compliance pipeline (identity, age, self-exclusion,
-transfer blackout, account ceiling: casino/compliance/checks.py), which
-records a refusal before raising it; decide the events and postings (pure);
+transfer blackout, account ceiling: casino/compliance/checks.py), then the
+cash payment cap (below), a refusal of either recorded before it is raised; decide the events and postings (pure);
 one `append` expecting that version, so nothing decided from the player's
 state (the AML totals included) can race. A stale version is retried from
 the read. `at` is the business time: tests pass it, API views never do.
@@ -34,10 +34,33 @@ never goes negative: no credit online (002:L3033), no chips on credit
 strictest `online.account.balance_max` among the rulebooks in force when it
 opens. Reason: a ledger account's constraints are fixed when it opens, and
 taking the ceiling from whichever venue opens it would leave an account
-first used at a land-based cage without one. The pipeline refuses and
-records a deposit over the ceiling where the venue's rulebook has the figure
-(ray-online); elsewhere the ledger's maximum refuses it (`account_ceiling`,
-nothing written).
+first used at a land-based cage without one.
+
+Decision (online.account.scope, ray-online rulebook; issue 14 item 3): that
+account is the RAY online service's gaming account (002 Part III, 7.4,
+002:L3062-3072), and its two rules, the EUR 5,000 ceiling (002:L3070) and
+the 00:00-06:00 transfer ban (002:L3072), are rules of the account, not of
+the venue where the cage stands:
+
+- they apply to every operation that moves the account's money, wherever
+  it is asked for: deposits and withdrawals (bank or cash), chips bought
+  with `paid_with="account"` and chips redeemed with `paid_to="account"`;
+  so account -> chips -> cash is not a way round the ban, and chips
+  redeemed into the account are refused over the ceiling and recorded like
+  a deposit;
+- the ban is read on the clock of the rulebook that states it
+  (Europe/Helsinki), not in venue time: 23:30 in Ljubljana is 00:30 in
+  Helsinki;
+- chips bought or redeemed for cash do not touch the account, so neither
+  rule applies to them: this is how a land casino takes stakes above the
+  online ceiling in chips (002:L3421: EUR 7,000 a punto banco placement).
+  Reason: the ceiling and the ban stand in the online section's account
+  rules (7.4) and name the gaming account (pelitili) only. A cash deposit
+  at a land cage is still a deposit into that account (the ledger has no
+  other player account), so it meets both rules; refusing it in the
+  pipeline records the refusal, where the ledger's maximum alone would not.
+  The cages of other operators (olympic-tallinn, pslive) pay into the same
+  account for now: a player account per operator is not modelled.
 
 Decision (a cage needs a place): cash and chips are refused at online venues
 (venue types online and online_poker); they take bank transfers only.
@@ -65,6 +88,15 @@ rulebook, a dated figure read for the gaming day):
   `cdd_required`, whether the identity is verified, and asks the officer
   for the further measures due at the threshold (purpose and source of the
   funds, sanctions and PEP screening).
+- Cash payment cap (EU 2024/1624 art. 80; `aml.cash_payment.max` of the
+  venue's rulebook, dated 2027-07-10 by its effective_from and read for
+  the venue's local date): a cash payment, accepted or made (a deposit or
+  withdrawal in cash, chips bought or redeemed for cash), exceeding the cap
+  is refused and recorded as `compliance.cash_payment_cap`; exactly the cap
+  (EUR 10,000.00) is a payment the article allows, EUR 10,000.01 is not.
+  It is checked here, after the pipeline's verdict, because only the cage
+  knows the means of payment. Decision: each payment is capped on its own;
+  payments that appear linked are the structuring alert's concern below.
 - Decision (structuring): a cash transaction is near the threshold when it
   is at least 90% of it and below it. A near-threshold transaction when the
   player made another at any of the operator's venues in the same or the six
@@ -87,7 +119,7 @@ from django.db.models import Sum
 
 from casino.compliance.events import ALERT_RAISED
 from casino.compliance.models import Alert, AlertKind, CashActivity
-from casino.compliance.checks import AttemptContext, Verdict, run_checks
+from casino.compliance.checks import AttemptContext, Failure, Verdict, run_checks
 from casino.compliance.pipeline import (
     Attempt,
     load_context,
@@ -97,6 +129,7 @@ from casino.compliance.pipeline import (
 )
 from casino.players.events import player_stream
 from casino.rules import queries as rules
+from casino.rules.models import Figure as RuleFigure
 from casino.rules.models import RulebookVersion, Venue, VenueType
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
@@ -124,10 +157,12 @@ from .events import (
 ATTEMPTS_MAX = 5
 CEILING_FIGURE = "online.account.balance_max"
 THRESHOLD_FIGURE = "aml.cdd.transaction_threshold"
+CASH_PAYMENT_FIGURE = "aml.cash_payment.max"
 NEAR_THRESHOLD_PERCENT = 90
 STRUCTURING_WINDOW_DAYS = 7
 REMOTE_VENUE_TYPES = frozenset({VenueType.ONLINE, VenueType.ONLINE_POKER})
 SOURCE = "casino.cage"
+CASH_PAYMENT_CAP = "compliance.cash_payment_cap"
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +311,7 @@ class CageContext:
     compliance: AttemptContext
     verdict: Verdict
     cash: CashContext | None
+    cash_payment_max: RuleFigure | None     # in force on local_day, cash only
 
 
 class CageCommand(BaseCommand[CageContext, CageResult]):
@@ -311,24 +347,34 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
         # read after it is at least as new, and any change after it makes
         # the append stale instead of deciding on old totals.
         version = stream_version(player_stream(player_id))
+        # Only an operation that moves gaming-account money meets the
+        # account's ceiling and transfer ban (decision online.account.scope).
+        moves_account = gaming_account(player_id) in (debit, credit)
         attempt = Attempt(kind=operation.attempt_kind, venue=venue.code,
                           amount_minor=arguments["amount_minor"],
                           currency=arguments["currency"], player_id=player_id,
-                          account=gaming_account(player_id), at=at)
+                          account=gaming_account(player_id) if moves_account else None,
+                          at=at)
         compliance = load_context(attempt)
         verdict = run_checks(compliance)
         cash = (_load_cash_context(player_id, venue.code, rulebook, day, compliance)
                 if method == "cash" and verdict.allowed else None)
+        cash_payment_max = (rules.figure(rulebook, CASH_PAYMENT_FIGURE, on=local_day)
+                            if method == "cash" else None)
         return CageContext(operation=operation, player_id=player_id, venue=venue,
                            amount_minor=arguments["amount_minor"],
                            currency=arguments["currency"], method=method, at=at, day=day,
                            local_day=local_day, debit=debit, credit=credit, version=version,
-                           attempt=attempt, compliance=compliance, verdict=verdict, cash=cash)
+                           attempt=attempt, compliance=compliance, verdict=verdict, cash=cash,
+                           cash_payment_max=cash_payment_max)
 
     def check(self, context: CageContext) -> Rejection | None:
-        if context.verdict.allowed:
+        verdict = context.verdict
+        if verdict.allowed:
+            verdict = cash_payment_verdict(context)
+        if verdict.allowed:
             return None
-        return rejection(context.attempt, context.compliance, context.verdict)
+        return rejection(context.attempt, context.compliance, verdict)
 
     def decide(self, context: CageContext) -> Decision:
         events = decide(context.operation, player_id=context.player_id,
@@ -351,6 +397,25 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
             return _refusal(error, amount_minor=context.amount_minor,
                             currency=context.currency, venue_code=context.venue.code)
         return None
+
+
+def cash_payment_verdict(context: CageContext) -> Verdict:
+    """Refuse a cash payment exceeding `aml.cash_payment.max` (pure).
+
+    EU 2024/1624 art. 80: no cash payment above the cap, from the date the
+    figure is in force; "above" is strict, so exactly the cap passes.
+    """
+    cap, verdict = context.cash_payment_max, context.verdict
+    if context.method != "cash" or cap is None or context.amount_minor <= cap.value:
+        return verdict
+    failure = Failure(
+        code=CASH_PAYMENT_CAP, amount_minor=context.amount_minor, limit_minor=cap.value,
+        message=(f"a cash payment of {_money(context.amount_minor, context.currency)} is over"
+                 f" the cash payment cap {_money(cap.value, context.currency)}"),
+        rulebook=verdict.rulebook, cite=cap.cite,
+        hint="Pay the amount above the cap by bank transfer, or split it by means, not"
+             " by cash payments.")
+    return Verdict(False, verdict.checks_passed, failure, verdict.rulebook)
 
 
 COMMANDS = {operation.name: CageCommand(operation)

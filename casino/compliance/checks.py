@@ -7,13 +7,21 @@ rule, the limit, the amount and the citation. A check that does not apply to
 the attempt (a deposit has no maximum stake) also returns None, and is not
 listed among the checks passed.
 
+The gaming account's two rules (ceiling and blackout) look at the attempt
+only when it moves money into or out of the player's gaming account, which
+the loader marks by `account_local` (the moment in the zone of the rulebook
+that states those rules, ray-online's Europe/Helsinki); see
+casino/compliance/pipeline.py `_gaming_account_rules` for the decision.
+
 Codes, in precedence order (docs list them in this order too):
 
   compliance.identity_unverified   002:L3031 and the online registration rules
-  compliance.underage              age.min of the rulebook
+  compliance.underage              age.min of the rulebook; when the rulebook in
+                                   force has none the check fails closed as
+                                   compliance.age_limit_missing
   compliance.self_excluded         002:L3086
-  compliance.transfer_blackout     002:L3072
-  compliance.account_ceiling       002:L3070
+  compliance.transfer_blackout     002:L3072, gaming-account transfers only
+  compliance.account_ceiling       002:L3070, money into the gaming account only
   compliance.game_not_offered      Part IV lists no cap for this game and unit
   compliance.max_stake             Part IV (002:L3333-L3487)
   compliance.limits_required       002:L3078, L3084
@@ -62,6 +70,9 @@ class AttemptContext:
     player_age: int | None = None
     self_excluded_until: dt.datetime | None = None
     account_balance_minor: int | None = None
+    # `at` in the zone of the rulebook that states the gaming account's rules
+    # (ceiling, blackout); None when the attempt moves no gaming-account money.
+    account_local: dt.datetime | None = None
     stake_limit: Figure | None = None
     stake_raise_rule: str | None = None  # the Part IV row's raise_rule
     in_play_raise: bool = False
@@ -106,10 +117,20 @@ def identity_verified(ctx: AttemptContext) -> Failure | None:
 
 
 def of_age(ctx: AttemptContext) -> Failure | None:
+    """Refuse a player under the rulebook's `age.min`, or any player where it has none.
+
+    Decision (fail closed, issue 14 item 5): a rulebook in force without a
+    minimum age admits nobody (`compliance.age_limit_missing`): a missing
+    figure is a gap in the data, never permission to admit minors.
+    """
     if ctx.kind not in MONEY_IN or ctx.player_id is None:
         return None
     minimum = ctx.figures.get("age.min")
-    if minimum is not None and (ctx.player_age is None or ctx.player_age < minimum.value):
+    if minimum is None:
+        return _fail(ctx, "compliance.age_limit_missing",
+                     f"{ctx.rulebook} states no minimum age, so no player can be admitted",
+                     "", "Add the venue's legal minimum age (age.min) to its rulebook.")
+    if ctx.player_age is None or ctx.player_age < minimum.value:
         return _fail(ctx, "compliance.underage",
                      f"the player is {ctx.player_age}, under the minimum age {minimum.value}",
                      minimum.cite, "Players under the minimum age may not play or deposit.")
@@ -126,31 +147,50 @@ def not_self_excluded(ctx: AttemptContext) -> Failure | None:
     return None
 
 
+GAMING_ACCOUNT_TRANSFERS: frozenset[str] = frozenset(
+    {"deposit", "withdrawal", "chip_purchase", "chip_redemption"})
+# Money into the gaming account: a deposit, or chips redeemed into it.
+INTO_GAMING_ACCOUNT: frozenset[str] = frozenset({"deposit", "chip_redemption"})
+
+
 def outside_transfer_blackout(ctx: AttemptContext) -> Failure | None:
-    if ctx.kind not in {"deposit", "withdrawal"}:
+    """No money into or out of the gaming account from 00:00 to 06:00 (002:L3072).
+
+    Read in the zone of the rulebook that states the ban (ray-online:
+    Europe/Helsinki), wherever the transfer is asked for; chips bought from
+    or redeemed into the account count, as they move its money too.
+    """
+    if ctx.kind not in GAMING_ACCOUNT_TRANSFERS or ctx.account_local is None:
         return None
     start = ctx.figures.get("online.account.transfer_blackout.start")
     end = ctx.figures.get("online.account.transfer_blackout.end")
     if start is None or end is None:
         return None
-    local = ctx.venue_local.time()
+    local = ctx.account_local.time()
     begins, ends = dt.time.fromisoformat(start.value), dt.time.fromisoformat(end.value)
     if begins <= local < ends:
         return _fail(ctx, "compliance.transfer_blackout",
                      f"no transfers to or from the gaming account between {start.value}"
-                     f" and {end.value} venue time", start.cite,
+                     f" and {end.value} {ctx.account_local.tzinfo} time", start.cite,
                      "Transfers are possible again from the end of the blackout.")
     return None
 
 
 def within_account_ceiling(ctx: AttemptContext) -> Failure | None:
+    """The gaming account holds at most `online.account.balance_max` (002:L3070).
+
+    Money the player brings in (a deposit, chips redeemed into the account)
+    is refused over it; wins are split at it elsewhere (casino/cage/credits).
+    """
     ceiling = ctx.figures.get("online.account.balance_max")
-    if ctx.kind != "deposit" or ceiling is None or ctx.account_balance_minor is None:
+    if (ctx.kind not in INTO_GAMING_ACCOUNT or ceiling is None or ctx.account_local is None
+            or ctx.account_balance_minor is None):
         return None
     if ctx.account_balance_minor + ctx.amount_minor > ceiling.value:
+        what = "deposit" if ctx.kind == "deposit" else "redemption"
         return _fail(ctx, "compliance.account_ceiling",
-                     f"the deposit would take the gaming account over {_euros(ceiling.value)}",
-                     ceiling.cite, "Deposit at most the room left under the ceiling.",
+                     f"the {what} would take the gaming account over {_euros(ceiling.value)}",
+                     ceiling.cite, "Pay in at most the room left under the ceiling.",
                      limit_minor=ceiling.value)
     return None
 

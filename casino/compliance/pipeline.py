@@ -46,7 +46,10 @@ class Attempt:
     game: str | None = None
     bet_unit: str | None = None
     category: str | None = None
-    account: str | None = None   # the player's gaming account, for deposits
+    # The player's gaming account when the attempt moves its money (a
+    # deposit or withdrawal, chips bought from it or redeemed into it): its
+    # ceiling and transfer ban then apply (`_gaming_account_rules`).
+    account: str | None = None
     at: dt.datetime | None = None
     # A stake the game's own rules add during the round on top of a capped
     # opening stake (a play bet, a double, a raise): Part IV lets the game's
@@ -73,13 +76,21 @@ def load_context(attempt: Attempt) -> AttemptContext:
     local = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone))
     day = venue_day(venue, at)
     rulebook = rules.rulebook_in_force(venue.rulebook_id, local.date())
+    # The gaming account's rules belong to the account, not to the venue
+    # whose rulebook happens to state them (ray-online): they are added
+    # below only for an attempt that moves gaming-account money.
+    # A value no seed line holds (the Tallinn and Ljubljana minimum ages, from
+    # national law) cites its decision row, so a refusal still names a source.
     figures = {
-        key: Figure(row.value, row.cite)
+        key: Figure(row.value, row.cite or f"{rulebook.rulebook_id} decision {row.decision}")
         for key, row in rules.figures(rulebook).items()
-        if row.effective_from is None or row.effective_from <= local.date()
+        if (row.effective_from is None or row.effective_from <= local.date())
+        and key not in GAMING_ACCOUNT_RULES
     }
+    account_local = None
     if attempt.account:
-        figures.update(_gaming_account_rules(local.date(), figures))
+        account_rules, account_local = _gaming_account_rules(at)
+        figures.update(account_rules)
     stake_limit, raise_rule = None, None
     if attempt.game and attempt.bet_unit:
         row = rules.stake_limit(rulebook, attempt.game, attempt.bet_unit)
@@ -93,7 +104,7 @@ def load_context(attempt: Attempt) -> AttemptContext:
         stake_limit=stake_limit, rulebook_has_stake_limits=bool(rules.stake_limits(rulebook)),
         stake_raise_rule=raise_rule, in_play_raise=attempt.in_play_raise,
         win_limit=Figure(win_row.win_minor_max, win_row.cite) if win_row else None,
-        figures=figures,
+        figures=figures, account_local=account_local,
     )
     if attempt.player_id is not None:
         player = load_player(attempt.player_id)
@@ -162,31 +173,35 @@ GAMING_ACCOUNT_RULES = (
 )
 
 
-def _gaming_account_rules(day: dt.date, own: dict[str, Figure]) -> dict[str, Figure]:
-    """The gaming account's own rules, wherever the transfer happens.
+def _gaming_account_rules(at: dt.datetime) -> tuple[dict[str, Figure], dt.datetime | None]:
+    """Return the gaming account's own rules and `at` in their rulebook's zone.
 
-    Decision: a player has one gaming account with the operator (002:L3064),
-    so its ceiling (002:L3070) and its 00:00-06:00 blackout (002:L3072) go
-    with the account, not with the venue: a transfer at a land-based cage
-    meets them too. They are read from every rulebook in force that states
-    them; the lowest ceiling counts, and the venue's own window where it has
-    one.
+    Decision (online.account.scope, ray-online rulebook): the gaming account
+    is the RAY online service's (002 Part III, 7.4: 002:L3062-3072), one per
+    person (002:L3064). Its ceiling (002:L3070) and its 00:00-06:00 transfer
+    ban (002:L3072) are rules of that account, so they apply to every
+    movement of its money, wherever it is asked for (online, or a land cage
+    paying into or out of it, chips bought from it or redeemed into it),
+    and never to money that does not touch it (chips for cash at a land
+    cage). The ban's clock is the stating rulebook's time zone
+    (Europe/Helsinki), not the venue's: a Ljubljana cage at 23:30 its time is
+    already in the Helsinki ban. The rules come from the rulebook in force
+    that states the lowest ceiling (ray-online today), ban and ceiling from
+    that same rulebook so that its zone reads its clock times.
     """
-    rows = sorted(
-        (row for version in rules.versions_in_force(day)
-         for key, row in rules.figures(version).items() if key in GAMING_ACCOUNT_RULES),
-        key=lambda row: (row.figure_key, row.rulebook_id))
-    found: dict[str, Figure] = {}
-    for row in rows:
-        if row.effective_from is not None and row.effective_from > day:
-            continue
-        current = found.get(row.figure_key)
-        if row.figure_key == "online.account.balance_max":
-            if current is None or row.value < current.value:
-                found[row.figure_key] = Figure(row.value, row.cite)
-        elif current is None:
-            found[row.figure_key] = Figure(row.value, row.cite)
-    return {key: value for key, value in found.items() if key not in own}
+    candidates = []
+    for version in rules.versions_in_force(at.astimezone(dt.timezone.utc).date()):
+        local_day = at.astimezone(zoneinfo.ZoneInfo(version.time_zone)).date()
+        version = rules.rulebook_in_force(version.rulebook_id, local_day)
+        ceiling = rules.figure(version, GAMING_ACCOUNT_RULES[0], on=local_day)
+        if ceiling is not None:
+            candidates.append((ceiling.value, version.rulebook_id, version, local_day))
+    if not candidates:
+        return {}, None
+    _, _, version, local_day = min(candidates, key=lambda c: (c[0], c[1]))
+    found = {key: Figure(row.value, row.cite) for key in GAMING_ACCOUNT_RULES
+             if (row := rules.figure(version, key, on=local_day)) is not None}
+    return found, at.astimezone(zoneinfo.ZoneInfo(version.time_zone))
 
 
 def check(attempt: Attempt) -> Verdict:

@@ -47,7 +47,7 @@ def test_deposits_stop_between_midnight_and_six_helsinki_time(venues, at, allowe
     assert refused.value.details["rule"] == "compliance.transfer_blackout"
     assert refused.value.details["cite"] == "002:L3072"
     assert refused.value.message == ("no transfers to or from the gaming account between"
-                                     " 00:00 and 06:00 venue time")
+                                     " 00:00 and 06:00 Europe/Helsinki time")
     assert event_count() == before + 1
     assert Event.objects.last().type == "compliance.attempt_rejected"
     assert not Account.objects.filter(code=f"player/{player.id}/account").exists()
@@ -116,20 +116,25 @@ def test_a_deposit_over_the_ceiling_is_refused_and_recorded_anywhere(player, ven
     assert not Account.objects.filter(code=f"player/{player.id}/account").exists()
 
 
-def test_the_ledger_holds_the_ceiling_for_chips_redeemed_to_the_account(player):
-    """A redemption paid into the account is not a deposit for the pipeline;
-    the account's own maximum refuses it, and nothing is written."""
+def test_chips_redeemed_into_the_account_over_the_ceiling_are_refused_and_recorded(player):
+    """002:L3070 (ray-online decision online.account.scope): chips redeemed
+    into the gaming account are money paid into it, so the pipeline refuses
+    and records one over the ceiling, as it does a deposit."""
     deposit(player_id=player.id, venue=CASINO, method="cash", amount_minor=450_000,
             currency="EUR", actor="cashier", at=NOON)
     buy_chips(player_id=player.id, venue=CASINO, paid_with="cash", amount_minor=60_000,
               currency="EUR", actor="cashier", at=NOON)
     before = event_count()
-    with pytest.raises(CageError) as refused:
+    with pytest.raises(AttemptRejected) as refused:
         redeem_chips(player_id=player.id, venue=CASINO, paid_to="account",
                      amount_minor=50_001, currency="EUR", actor="cashier", at=NOON)
-    assert refused.value.code == CageErrorCode.ACCOUNT_CEILING
-    assert refused.value.details["limit_minor"] == 500_000
-    assert event_count() == before
+    assert (refused.value.failure.code, refused.value.failure.limit_minor,
+            refused.value.failure.cite) == ("compliance.account_ceiling", 500_000, "002:L3070")
+    assert refused.value.message == ("the redemption would take the gaming account over"
+                                     " EUR 5,000.00")
+    assert event_count() == before + 1
+    assert Event.objects.order_by("-position").first().type == "compliance.attempt_rejected"
+    assert Account.objects.get(code=f"player/{player.id}/account").balance_minor == 450_000
 
 
 def test_the_online_account_never_goes_negative(player):

@@ -37,8 +37,6 @@ NOT_BUILT = "no item yet: online games against other players are not built"
 # enforce it, what is missing). Remove an entry once the code reads the key.
 ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     # limits, cage, compliance
-    "aml.cash_payment.max": (LIMITS, "no cash payment above EUR 10,000 from 2027-07-10:"
-                             " neither the cage nor compliance checks it"),
     "credit.allowed": (LIMITS, "the cage refuses credit by a rule of its own; it should"
                        " read the switch"),
     "stake.pooling_to_exceed_max_allowed": (LIMITS, "stakes of several players pooled past"

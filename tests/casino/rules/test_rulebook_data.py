@@ -426,6 +426,9 @@ CHOSEN_NOT_IN_SEED = {
     ("veikkaus-poker-room", "jackpot.bad_beat.payout.min_players", 5, "jackpot.min_players"),
     ("veikkaus-online-poker", "tournament.bounty.progressive.onto_own_basis_points", 5000,
      "tournaments.bounty.progressive_share"),
+    # Issue 14 item 5: the legal minimum age of the host country, from its law.
+    ("olympic-tallinn", "age.min", 21, "age.min"),
+    ("pslive-tournaments", "age.min", 18, "age.min"),
 }
 
 
@@ -757,6 +760,20 @@ def test_cash_payment_cap_applies_only_from_july_2027():
                     "2027-07-10",
                 ), rid
     assert found == 6
+
+
+def test_every_rulebook_sets_a_minimum_age():
+    """Issue 14 item 5: no rulebook leaves the age open (the check fails closed
+    without one); Estonia 21 (Hasartmänguseadus § 34(2)), Slovenia 18 (ZIS),
+    each a decision citing the law, never a seed line."""
+    ages = {rid: _figures(rid).get("age.min") for rid in RULEBOOK_IDS}
+    assert None not in ages.values(), ages
+    assert (ages["olympic-tallinn"], ages["pslive-tournaments"]) == (21, 18)
+    for rid, law in (("olympic-tallinn", "Hasartmänguseadus"),
+                     ("pslive-tournaments", "Zakon o igrah na srečo")):
+        decision = next(d for d in _book(rid)["decisions"] if d["topic"] == "age.min")
+        assert decision["reason"].startswith(NOT_IN_SEED), rid
+        assert law in decision["reason"], rid
 
 
 def test_finnish_rulebooks_set_age_eighteen():
