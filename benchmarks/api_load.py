@@ -1,8 +1,9 @@
 """The REST API under load: concurrent clients against gunicorn on loopback.
 
 Creates a throwaway database on the configured PostgreSQL (the embedded one
-by default; casino/throwaway.py creates and drops it, and nothing else), loads the rulebooks, registers the venues, and sets up players
-and one heads-up online hold'em table per client. Then it starts gunicorn
+by default; casino/throwaway.py creates and drops it, and nothing else),
+loads the rulebooks, registers the venues, and sets up players and one
+heads-up online hold'em table per client. Then it starts gunicorn
 (`casino.wsgi`, gthread workers, the real server with its own processes and
 connections) on 127.0.0.1 and runs client processes, each with one
 keep-alive HTTP connection, sending a mixed write load for a fixed time:
@@ -14,42 +15,49 @@ keep-alive HTTP connection, sending a mixed write load for a fixed time:
                                                own table), won before the flop
 
 Every request carries its own Idempotency-Key and must answer 201; anything
-else counts as an error and is reported. The cage traffic is chips for cash,
-not gaming-account transfers, so the load runs at any hour (online
-transfers stop 00:00-06:00, 002:L3072); the set-up uses business time. Latency is measured per request by
-the client (send to last byte).
+else counts as an error and is reported, 409s (conflicts) apart. The cage
+traffic is chips for cash, not gaming-account transfers, so the load runs at
+any hour (online transfers stop 00:00-06:00, 002:L3072); the set-up uses
+business time. Latency is measured per request by the client (send to last
+byte). The client loop, gunicorn's start and the summary are
+benchmarks/_http_load.py's, shared with api_floor.py.
 
     python benchmarks/api_load.py [--clients 16] [--seconds 20]
                                   [--workers 2] [--threads 8] [--smoke]
                                   [--disposable-server HOST:PORT]
 
-Prints per-kind counts and latencies, then one line:
+Then, in the same invocation and with the same options, it measures the
+floor on this box (benchmarks/api_floor.py: a minimal token-authenticated
+DRF write, same gunicorn shape, same client loop from
+benchmarks/_http_load.py). Issue 13's goals: mixed writes at least 0.5x the
+floor's, p99 at most 2x the floor's, 0 errors (no 409s) with 16 clients.
+
+Prints per-kind counts and latencies for both runs, then one line:
 api_load: writes_per_s=<n> p50_ms=<n> p99_ms=<n> errors=<n> clients=<n>
+          floor_writes_per_s=<n> floor_p99_ms=<n> ratio=<writes / floor writes>
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
-import multiprocessing
 import os
 import random
-import signal
-import statistics
-import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 import django  # noqa: E402
 
 django.setup()
+
+import _http_load  # noqa: E402
+import api_floor  # noqa: E402
 
 from casino import throwaway  # noqa: E402
 
@@ -100,102 +108,68 @@ def _setup(clients: int) -> dict:
             "clients": setups}
 
 
-def _client(port: int, seconds: float, seed: int, cage_token: str, table_token: str,
-            setup: dict, results: multiprocessing.Queue) -> None:
-    """One client: one keep-alive connection, requests back to back until time is up."""
-    rng = random.Random(seed)
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    samples: list[tuple[str, float, int]] = []
-    button = 1
-    bought = {player: 0 for player in setup["cage_players"]}
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        draw = rng.random()
-        player = rng.choice(setup["cage_players"])
-        if draw < 0.7 or bought[player] < 100:
-            kind, token, path = "chips_in", cage_token, "/api/v1/cage/chip-purchases"
-            body = {"player_id": player, "venue": CAGE_VENUE, "amount": "5.00",
-                    "currency": "EUR", "paid_with": "cash"}
-            bought[player] += 500
-        elif draw < 0.8:
-            kind, token, path = "chips_out", cage_token, "/api/v1/cage/chip-redemptions"
-            body = {"player_id": player, "venue": CAGE_VENUE, "amount": "1.00",
-                    "currency": "EUR", "paid_to": "cash"}
-            bought[player] -= 100
-        else:
-            # Heads-up the button posts the small blind and acts first: it folds,
-            # the big blind wins 0.50; the buttons alternate, so stacks stay level.
-            kind, token = "hand", table_token
-            path = f"/api/v1/poker/tables/{setup['table_id']}/hand-histories"
-            body = {"button": button, "actions": [{"seat": button, "kind": "fold"}]}
-            button = 3 - button
-        payload = json.dumps(body)
-        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json",
-                   "Idempotency-Key": uuid.uuid4().hex}
-        began = time.perf_counter()
-        conn.request("POST", path, payload, headers)
-        response = conn.getresponse()
-        response.read()
-        samples.append((kind, time.perf_counter() - began, response.status))
-    conn.close()
-    results.put(samples)
+class MixedWrites:
+    """One client's mix: chips in and out at the cage, hands at its own table."""
 
+    def __init__(self, seed: int, cage_token: str, table_token: str, setup: dict) -> None:
+        self.rng = random.Random(seed)
+        self.cage_token = cage_token
+        self.table_token = table_token
+        self.table_id = setup["table_id"]
+        self.cage_players = setup["cage_players"]
+        self.bought = {player: 0 for player in self.cage_players}
+        self.button = 1
 
-def _wait_for(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("gunicorn exited before it served")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/api/schema/")
-            conn.getresponse().read()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError("gunicorn did not answer")
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+    def next_request(self) -> tuple[str, str, str, dict]:
+        draw = self.rng.random()
+        player = self.rng.choice(self.cage_players)
+        if draw < 0.7 or self.bought[player] < 100:
+            self.bought[player] += 500
+            return "chips_in", self.cage_token, "/api/v1/cage/chip-purchases", {
+                "player_id": player, "venue": CAGE_VENUE, "amount": "5.00",
+                "currency": "EUR", "paid_with": "cash"}
+        if draw < 0.8:
+            self.bought[player] -= 100
+            return "chips_out", self.cage_token, "/api/v1/cage/chip-redemptions", {
+                "player_id": player, "venue": CAGE_VENUE, "amount": "1.00",
+                "currency": "EUR", "paid_to": "cash"}
+        # Heads-up the button posts the small blind and acts first: it folds,
+        # the big blind wins 0.50; the buttons alternate, so stacks stay level.
+        button, self.button = self.button, 3 - self.button
+        path = f"/api/v1/poker/tables/{self.table_id}/hand-histories"
+        body = {"button": button, "actions": [{"seat": button, "kind": "fold"}]}
+        return "hand", self.table_token, path, body
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn processes")
-    parser.add_argument("--threads", type=int, default=8, help="threads per process")
-    parser.add_argument("--port", type=int, default=0, help="default: a free port")
-    throwaway.add_arguments(parser)
+    api_floor.add_arguments(parser)
     args = parser.parse_args()
-    if args.smoke:
-        args.clients, args.seconds, args.workers, args.threads = 1, 1.0, 1, 2
-    if not args.port:
-        args.port = _free_port()
+    api_floor.smoke_sized(args)
 
     with throwaway.throwaway_database("apiload", disposable_server=args.disposable_server
                                       ) as bench_name:
         samples, elapsed = _measure(args, bench_name)
-    _report(args, samples, elapsed)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    print("product (casino.wsgi), mixed writes:")
+    load = _http_load.report(samples, elapsed, ("chips_in", "chips_out", "hand"),
+                             clients=args.clients, workers=args.workers, threads=args.threads)
+    print("floor (benchmarks/_floor_app.py), one-row writes:")
+    floor = api_floor.measure(args)
+    ratio = load.writes_per_s / floor.writes_per_s if floor.writes_per_s else 0.0
+    print(f"api_load: writes_per_s={load.writes_per_s:.0f} p50_ms={load.p50_ms:.1f}"
+          f" p99_ms={load.p99_ms:.1f} errors={load.errors} clients={args.clients}"
+          f" floor_writes_per_s={floor.writes_per_s:.0f} floor_p99_ms={floor.p99_ms:.1f}"
+          f" ratio={ratio:.2f}")
 
 
 def _measure(args: argparse.Namespace, bench_name: str
-             ) -> tuple[list[tuple[str, float, int]], float]:
+             ) -> tuple[list[_http_load.Sample], float]:
     """Set up, serve the throwaway database with gunicorn, run the clients."""
     from django.db import connections
 
     from ledger.writer import stop_writer
 
+    port = args.port or _http_load.free_port()
     server = None
     try:
         setup = _setup(args.clients)
@@ -204,51 +178,15 @@ def _measure(args: argparse.Namespace, bench_name: str
         env = {**os.environ, "DATABASE_URL": throwaway.database_url(bench_name), "DEBUG": "0",
                "ALLOWED_HOSTS": "127.0.0.1,localhost"}
         env.pop("CASINO_DATABASE_NAME", None)
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "casino.wsgi", "--bind",
-             f"127.0.0.1:{args.port}", "--workers", str(args.workers), "--worker-class",
-             "gthread", "--threads", str(args.threads), "--log-level", "warning"],
-            cwd=ROOT, env=env, start_new_session=True)
-        _wait_for(args.port, server)
-
-        results: multiprocessing.Queue = multiprocessing.Queue()
-        clients = [multiprocessing.Process(
-            target=_client, args=(args.port, args.seconds, seed, setup["cage_token"],
-                                  setup["table_token"], client, results))
-            for seed, client in enumerate(setup["clients"])]
-        began = time.perf_counter()
-        for process in clients:
-            process.start()
-        samples = [sample for _ in clients for sample in results.get()]
-        for process in clients:
-            process.join()
-        elapsed = time.perf_counter() - began
+        server = _http_load.start_gunicorn("casino.wsgi", port=port, workers=args.workers,
+                                           threads=args.threads, env=env)
+        # Any answer will do; a POST-only endpoint answers a GET cheaply.
+        _http_load.wait_for(port, server, "/api/v1/cage/chip-purchases")
+        mixes = [MixedWrites(seed, setup["cage_token"], setup["table_token"], client)
+                 for seed, client in enumerate(setup["clients"])]
+        return _http_load.run_clients(port, args.seconds, mixes)
     finally:
-        if server is not None and server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
-    return samples, elapsed
-
-
-def _report(args: argparse.Namespace, samples: list[tuple[str, float, int]],
-            elapsed: float) -> None:
-    ok = [s for s in samples if s[2] == 201]
-    errors = len(samples) - len(ok)
-    print(f"{'kind':<11} {'requests':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
-    for kind in ("chips_in", "chips_out", "hand"):
-        latencies = [1000 * s[1] for s in ok if s[0] == kind]
-        if latencies:
-            print(f"{kind:<11} {len(latencies):>9} {_percentile(latencies, 0.5):>8.1f}"
-                  f" {_percentile(latencies, 0.99):>8.1f} {statistics.mean(latencies):>8.1f}")
-    statuses: dict[int, int] = {}
-    for _, _, status in samples:
-        statuses[status] = statuses.get(status, 0) + 1
-    print(f"statuses: {dict(sorted(statuses.items()))}; {args.clients} clients,"
-          f" gunicorn {args.workers} x {args.threads} threads, {elapsed:.1f} s")
-    latencies = [1000 * s[1] for s in ok]
-    print(f"api_load: writes_per_s={len(ok) / elapsed:.0f}"
-          f" p50_ms={_percentile(latencies, 0.5):.1f} p99_ms={_percentile(latencies, 0.99):.1f}"
-          f" errors={errors} clients={args.clients}")
+        _http_load.stop_gunicorn(server)
 
 
 if __name__ == "__main__":

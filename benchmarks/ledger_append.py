@@ -8,16 +8,27 @@ share the group-commit writer; "own transaction" rows wrap each append in its
 caller's transaction on the caller's own connection instead (no grouping),
 for comparison.
 
+In the same invocation it measures benchmarks/naive_writer.py (a serial,
+check-free hash-chained writer) on a throwaway database of its own, the
+yardstick of issue 13's goals: batch of 100 at least 1.0x naive,
+single-event commits with 4 writers at least 1.6x naive (group commit must
+pay), rebuild at least 100,000 events/s.
+
     python benchmarks/ledger_append.py [--quick] [--smoke] [--disposable-server HOST:PORT]
 
 Prints a table, then one line:
 ledger_append: batch100_events_per_s=<n> single_events_per_s=<n> rebuild_events_per_s=<n>
-(batch100 and single are the 4-writer group-commit rows.)
+               naive_batch100_events_per_s=<n> naive_single4_events_per_s=<n>
+               batch_ratio=<r> single_ratio=<r>
+(batch100 and single are the 4-writer group-commit rows; the naive batch of
+100 has one writer, its single-event commits 4; each ratio is the ledger's
+figure over the naive one.)
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import sys
 import threading
@@ -25,6 +36,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 import django  # noqa: E402
@@ -33,12 +45,15 @@ django.setup()
 
 from django.db import connection, transaction  # noqa: E402
 
+import naive_writer  # noqa: E402
+
 from casino import throwaway  # noqa: E402
 
 from ledger import NewEvent, Posting, append, open_account, rebuild_projections  # noqa: E402
 from ledger.writer import stop_writer  # noqa: E402
 
 ACCOUNTS = 20
+GAMING_DAY = dt.date(2026, 6, 16)  # money carries its business day
 
 
 def _events(writer: int, batch: int, serial: int) -> list[NewEvent]:
@@ -53,6 +68,7 @@ def _events(writer: int, batch: int, serial: int) -> list[NewEvent]:
             payload={"amount_minor": 100 + n % 900, "writer": writer},
             postings=(Posting(destination, 100 + n % 900, "EUR"),
                       Posting(source, -(100 + n % 900), "EUR")),
+            gaming_day=GAMING_DAY,
         ))
     return events
 
@@ -121,12 +137,21 @@ def main() -> None:
         rebuild_rate = rebuilt / (time.perf_counter() - began)
         print(f"{'rebuild':<16} {'':>7} {'':>5} {rebuild_rate:>10,.0f}  ({rebuilt:,} events)")
         by_key = {(m, w, b): r for m, w, b, r in rows}
-        print(
-            "ledger_append:"
-            f" batch100_events_per_s={by_key[('group commit', 4, 100)]:.0f}"
-            f" single_events_per_s={by_key[('group commit', 4, 1)]:.0f}"
-            f" rebuild_events_per_s={rebuild_rate:.0f}"
-        )
+    naive = naive_writer.measure(scale=scale, disposable_server=args.disposable_server)
+    batch100 = by_key[("group commit", 4, 100)]
+    single = by_key[("group commit", 4, 1)]
+    print(f"{'naive serial':<16} {1:>7} {100:>5} {naive.batch100_events_per_s:>10,.0f}")
+    print(f"{'naive serial':<16} {4:>7} {1:>5} {naive.single4_events_per_s:>10,.0f}")
+    print(
+        "ledger_append:"
+        f" batch100_events_per_s={batch100:.0f}"
+        f" single_events_per_s={single:.0f}"
+        f" rebuild_events_per_s={rebuild_rate:.0f}"
+        f" naive_batch100_events_per_s={naive.batch100_events_per_s:.0f}"
+        f" naive_single4_events_per_s={naive.single4_events_per_s:.0f}"
+        f" batch_ratio={batch100 / naive.batch100_events_per_s:.2f}"
+        f" single_ratio={single / naive.single4_events_per_s:.2f}"
+    )
 
 
 if __name__ == "__main__":
