@@ -1,14 +1,19 @@
 """Write side of poker cash games: tables, buy-ins, cash-outs and hands.
 
-Each command, in order: replay a request whose idempotency key is recorded
-(its result, or its recorded refusal); load the table or hand and the
-versions of the streams it depends on; check (a refusal by a rule is
-appended as `poker.buy_in_rejected` or `poker.action_rejected` under the
-request's key, and only then raised); decide the events and postings; one
-`append` expecting the versions read, retried from the load on StaleVersion.
-The betting rules are the engine's (casino/poker/engine): the commands
-replay a hand's accepted actions through `engine.apply` and append what it
-returns, never amounts or pots sent by a client.
+Every write is a command run by casino.runner (`run`): the runner answers a
+request whose idempotency key is recorded (its result, or its recorded
+refusal; the key with another request is 409 `idempotency_key_reused`);
+the command's `load` reads the versions of the streams it depends on, then
+the table or hand; `check` returns a refusal by a rule, which the runner
+appends as `poker.buy_in_rejected`, `poker.action_rejected`,
+`poker.hand_history_rejected` or `poker.time_charge_rejected` under the
+request's key before raising it; `decide` returns the events and postings;
+the runner appends them expecting the versions read and on a stale version
+starts again from `load`. The betting rules are the engine's
+(casino/poker/engine): the commands replay a hand's accepted actions
+through `engine.apply` and append what it returns, never amounts or pots
+sent by a client. Every event carries the venue's gaming day
+(`casino.rules.queries.venue_day`).
 
 Money. All chips on a table are one ledger account, `table/<id>/stacks`
 (liability: the operator owes the players the chips in front of them); the
@@ -59,36 +64,23 @@ from typing import Any, Mapping, Sequence
 
 import native_eval
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
-from casino import clock
 from casino.cage.commands import account_ceiling
-from casino.cage.credits import credit_player
+from casino.cage.credits import PlayerCredit, accounts_to_open, credit_players
 from casino.cage.events import OVERFLOW_KEY, cage_cash, gaming_account
-from casino.compliance.events import ALERT_RAISED, ATTEMPT_REJECTED
+from casino.compliance.checks import AttemptContext, Verdict, run_checks
+from casino.compliance.events import ALERT_RAISED
 from casino.compliance.models import AlertKind
-from casino.compliance.pipeline import (
-    Attempt,
-    authorize,
-    raise_recorded_rejection,
-    venue_day,
-    verdict_record,
-)
+from casino.compliance.pipeline import Attempt, load_context, rejection, verdict_record
 from casino.jackpots.engine import VARIANT_CRITERIA
-from casino.rules import queries as rules
 from casino.roles import Role, has_role
+from casino.rules import queries as rules
 from casino.rules.models import Figure, RulebookVersion, Venue
-from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent, append
-from ledger import open_account
-from ledger.errors import (
-    AccountExists,
-    BalanceMaxExceeded,
-    IdempotencyConflict,
-    InsufficientFunds,
-    StaleVersion,
-)
+from casino.rules.queries import venue_day
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
+from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
 from ledger.models import Account, AccountType, Event, Stream
-from ledger.store import recorded_result
 
 from . import engine, evening, signals
 from .errors import PokerError, PokerErrorCode as Code
@@ -120,13 +112,14 @@ from .events import (
 )
 from .models import PlayerBanzaiMove, PlayerEvening, Seat, Table
 
-# Of n requests racing on one table at least one wins each round; a table
-# has at most a controller and a few cashiers acting at once.
-ATTEMPTS_MAX = 5
 SOURCE = "casino.poker"
 MEANS = ("account", "cash")
 PVP_GAME = "poker_pvp"
 DECISIONS = ("settle_verified", "void")
+
+
+def _call(actor: str, idempotency_key: str | None, at: dt.datetime | None) -> Call:
+    return Call(actor=actor, key=idempotency_key, at=at, source=SOURCE)
 
 
 # ---------------------------------------------------------------------------
@@ -194,7 +187,6 @@ class HandResult:
 # Tables
 # ---------------------------------------------------------------------------
 
-
 def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: int,
                big_blind_minor: int, ante_minor: int = 0, seats_max: int,
                buy_in_minor_min: int, buy_in_minor_max: int, bring_in_minor: int = 0,
@@ -224,68 +216,106 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
     (bad configuration: 400; a rule the rulebook lacks: 422), RulesError
     (unknown venue: 404).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_table(recorded)
-    place = rules.venue(venue)
-    at = at or clock.now()
-    rulebook = _rulebook(place, at)
-    figures = _figures(rulebook, _local_date(place, at))
-    config = _table_config(variant=variant, structure=structure,
-                           small_blind_minor=small_blind_minor,
-                           big_blind_minor=big_blind_minor, ante_minor=ante_minor,
-                           seats_max=seats_max, buy_in_minor_min=buy_in_minor_min,
-                           buy_in_minor_max=buy_in_minor_max, bring_in_minor=bring_in_minor,
-                           small_bet_minor=small_bet_minor, big_bet_minor=big_bet_minor,
-                           big_blind_ante_minor=big_blind_ante_minor)
-    if banzai:
-        _check_banzai(figures, config)
-        config["banzai"] = True
-    seats_allowed = _seats_allowed(figures, jackpot=jackpot)
-    if seats_allowed is not None and seats_max > seats_allowed[0]:
-        raise PokerError(Code.TOO_MANY_SEATS,
-                         f"{rulebook.key} allows at most {seats_allowed[0]} players at"
-                         f" {'a jackpot' if jackpot else 'a'} table",
-                         limit=seats_allowed[0], seats_max=seats_max, cite=seats_allowed[1])
-    rake_rule, drop_rule = _house_rules(rulebook, figures, config, rake=rake,
-                                        rake_cap_minor=rake_cap_minor,
-                                        rake_percent_basis_points=rake_percent_basis_points,
-                                        jackpot=jackpot, jackpot_drop_minor=jackpot_drop_minor,
-                                        time_charge_minor=time_charge_minor,
-                                        time_charge_period_minutes=time_charge_period_minutes)
-    if jackpot and rulebook.rulebook_id == "veikkaus-poker-room" \
-            and variant not in JACKPOT_VARIANTS:
-        raise PokerError(Code.RAKE_RULE_NOT_OFFERED,
-                         f"{variant} has no bad-beat criteria: the jackpot neither pays nor"
-                         " is charged there (000:L2910, L2937-2938)", variant=variant,
-                         cite="000:L2910, L2937-2938")
-    jackpot_time_fee = _jackpot_time_fee(figures, jackpot_fee, jackpot=jackpot)
-    if jackpot_time_fee is not None:
-        drop_rule = None  # the fee by time replaces the EUR 1 a hand
-    table_id = f"tbl-{uuid.uuid4().hex[:12]}"
-    payload = {
-        "table_id": table_id, "venue": place.code, "currency": place.currency,
-        "rulebook": rulebook.key, **config, "rake": _rule_record(rake_rule),
-        "drop": _rule_record(drop_rule) if drop_rule else None,
-        "jackpot": jackpot_pending(place.code) if drop_rule or jackpot_time_fee else None,
-        "jackpot_time_fee": _rule_record(jackpot_time_fee) if jackpot_time_fee else None,
-    }
-    event = NewEvent(stream=table_stream(table_id), type=TABLE_OPENED, payload=payload,
-                     schema_version=SCHEMA_VERSION, occurred_at=at,
-                     gaming_day=venue_day(place, at))
-    accounts = [table_stacks(table_id), house_rake(place.code)]
-    if payload["jackpot"]:
-        accounts.append(jackpot_pending(place.code))
-    request = {"op": "open_table", **{k: v for k, v in payload.items() if k != "table_id"}}
-    for _ in range(ATTEMPTS_MAX):
-        try:
-            result = _append([event], accounts, venue=place, table_id=table_id, at=at,
-                             expected_versions={event.stream: 0},
-                             idempotency_key=idempotency_key, request=request, actor=actor)
-        except AccountExists:
-            continue  # a house account opened by a concurrent request: read again
-        return _table_result(result.events[0], replayed=result.replayed)
-    raise _concurrent()
+    arguments = dict(
+        venue=venue, variant=variant, structure=structure,
+        small_blind_minor=small_blind_minor, big_blind_minor=big_blind_minor,
+        ante_minor=ante_minor, seats_max=seats_max, buy_in_minor_min=buy_in_minor_min,
+        buy_in_minor_max=buy_in_minor_max, bring_in_minor=bring_in_minor,
+        small_bet_minor=small_bet_minor, big_bet_minor=big_bet_minor,
+        big_blind_ante_minor=big_blind_ante_minor, rake=rake, rake_cap_minor=rake_cap_minor,
+        rake_percent_basis_points=rake_percent_basis_points, jackpot=jackpot,
+        jackpot_drop_minor=jackpot_drop_minor, banzai=banzai,
+        time_charge_minor=time_charge_minor,
+        time_charge_period_minutes=time_charge_period_minutes, jackpot_fee=jackpot_fee)
+    return run(OPEN_TABLE, arguments, _call(actor, idempotency_key, at))
+
+
+CONFIG_FIELDS = ("variant", "structure", "small_blind_minor", "big_blind_minor", "ante_minor",
+                 "seats_max", "buy_in_minor_min", "buy_in_minor_max", "bring_in_minor",
+                 "small_bet_minor", "big_bet_minor", "big_blind_ante_minor")
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A table about to open: its venue, game and the house's rules, frozen."""
+
+    place: Venue
+    at: dt.datetime
+    table_id: str
+    rulebook: str
+    config: Mapping[str, Any]
+    rake_rule: Any
+    drop_rule: Any
+    jackpot_time_fee: Any
+
+
+class OpenTable(BaseCommand[NewTable, TableResult]):
+    name = "poker.open_table"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> NewTable:
+        a = arguments
+        place = rules.venue(a["venue"])
+        at = call.moment()
+        rulebook = _rulebook(place, at)
+        figures = _figures(rulebook, _local_date(place, at))
+        config = _table_config(**{name: a[name] for name in CONFIG_FIELDS})
+        jackpot = a["jackpot"]
+        if a["banzai"]:
+            _check_banzai(figures, config)
+            config["banzai"] = True
+        seats_allowed = _seats_allowed(figures, jackpot=jackpot)
+        if seats_allowed is not None and a["seats_max"] > seats_allowed[0]:
+            raise PokerError(Code.TOO_MANY_SEATS,
+                             f"{rulebook.key} allows at most {seats_allowed[0]} players at"
+                             f" {'a jackpot' if jackpot else 'a'} table",
+                             limit=seats_allowed[0], seats_max=a["seats_max"],
+                             cite=seats_allowed[1])
+        rake_rule, drop_rule = _house_rules(
+            rulebook, figures, config, rake=a["rake"], rake_cap_minor=a["rake_cap_minor"],
+            rake_percent_basis_points=a["rake_percent_basis_points"], jackpot=jackpot,
+            jackpot_drop_minor=a["jackpot_drop_minor"],
+            time_charge_minor=a["time_charge_minor"],
+            time_charge_period_minutes=a["time_charge_period_minutes"])
+        if jackpot and rulebook.rulebook_id == "veikkaus-poker-room" \
+                and a["variant"] not in JACKPOT_VARIANTS:
+            raise PokerError(Code.RAKE_RULE_NOT_OFFERED,
+                             f"{a['variant']} has no bad-beat criteria: the jackpot neither"
+                             " pays nor is charged there (000:L2910, L2937-2938)",
+                             variant=a["variant"], cite="000:L2910, L2937-2938")
+        jackpot_time_fee = _jackpot_time_fee(figures, a["jackpot_fee"], jackpot=jackpot)
+        if jackpot_time_fee is not None:
+            drop_rule = None  # the fee by time replaces the EUR 1 a hand
+        return NewTable(place=place, at=at, table_id=f"tbl-{uuid.uuid4().hex[:12]}",
+                        rulebook=rulebook.key, config=config, rake_rule=rake_rule,
+                        drop_rule=drop_rule, jackpot_time_fee=jackpot_time_fee)
+
+    def decide(self, context: NewTable) -> Decision:
+        place, table_id = context.place, context.table_id
+        fee, drop = context.jackpot_time_fee, context.drop_rule
+        payload = {
+            "table_id": table_id, "venue": place.code, "currency": place.currency,
+            "rulebook": context.rulebook, **context.config,
+            "rake": _rule_record(context.rake_rule),
+            "drop": _rule_record(drop) if drop else None,
+            "jackpot": jackpot_pending(place.code) if drop or fee else None,
+            "jackpot_time_fee": _rule_record(fee) if fee else None,
+        }
+        event = NewEvent(stream=table_stream(table_id), type=TABLE_OPENED, payload=payload,
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=venue_day(place, context.at))
+        accounts = [table_stacks(table_id), house_rake(place.code)]
+        if payload["jackpot"]:
+            accounts.append(jackpot_pending(place.code))
+        return Decision([event], {event.stream: 0},
+                        accounts=[_account_terms(code, venue=place, table_id=table_id)
+                                  for code in accounts])
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> TableResult:
+        return _table_result(events[0], replayed=replayed)
+
+
+OPEN_TABLE = OpenTable()
 
 
 def _table_config(*, variant: str, structure: str, small_blind_minor: int,
@@ -513,6 +543,7 @@ class TableContext:
     versions: dict[str, int]
 
 
+
 def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
            paid_with: str = "account", actor: str, idempotency_key: str | None = None,
            at: dt.datetime | None = None) -> SeatResult:
@@ -527,57 +558,109 @@ def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
     Not enough in the gaming account: `poker.insufficient_funds`, nothing
     written.
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_seat(recorded, PLAYER_BOUGHT_IN)
-    _check_means(paid_with, "paid_with")
-    _check_amount(amount_minor)
-    at = at or clock.now()
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_table(table_id)
+    arguments = {"table_id": table_id, "seat": seat, "player_id": player_id,
+                 "amount_minor": amount_minor, "paid_with": paid_with}
+    return run(BUY_IN, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class BuyInContext:
+    """A buy-in: the table, the refusal by a poker or compliance rule, the means."""
+
+    table: TableContext
+    place: Venue
+    at: dt.datetime
+    day: dt.date
+    seat: int
+    player_id: str
+    amount_minor: int
+    paid_with: str
+    means: str
+    means_missing: bool
+    failure: PokerError | None
+    short: bool
+    attempt: Attempt | None
+    compliance: AttemptContext | None
+    verdict: Verdict | None
+
+
+class BuyIn(BaseCommand[BuyInContext, SeatResult]):
+    name = "poker.buy_in"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> BuyInContext:
+        seat, player_id = arguments["seat"], arguments["player_id"]
+        amount_minor, paid_with = arguments["amount_minor"], arguments["paid_with"]
+        _check_means(paid_with, "paid_with")
+        _check_amount(amount_minor)
+        at = call.moment()
+        ctx = load_table(arguments["table_id"])
         table = ctx.table
         _check_seat_number(table, seat)
         place = rules.venue(table.venue)
         day = venue_day(place, at)
         failure, short = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
                                          amount_minor=amount_minor, at=at, day=day)
-        if failure is not None:
-            _record_rejection(BUY_IN_REJECTED, table_stream(table_id), failure,
-                              {"table_id": table_id, "seat": seat, "player_id": player_id,
-                               "amount_minor": amount_minor},
-                              place=place, at=at, actor=actor,
-                              idempotency_key=idempotency_key)
-            raise failure
-        verdict = authorize(Attempt(kind="buy_in", venue=table.venue, amount_minor=amount_minor,
-                                    currency=table.currency, player_id=player_id,
-                                    game=PVP_GAME, category="pvp", at=at),
-                            actor=actor, idempotency_key=idempotency_key)
+        attempt = compliance = verdict = None
+        if failure is None:
+            attempt = Attempt(kind="buy_in", venue=table.venue, amount_minor=amount_minor,
+                              currency=table.currency, player_id=player_id, game=PVP_GAME,
+                              category="pvp", at=at)
+            compliance = load_context(attempt)
+            verdict = run_checks(compliance)
         means = _means_account(paid_with, player_id, table.venue)
-        if paid_with == "account" and not Account.objects.filter(code=means).exists():
-            raise _insufficient(means, 0, amount_minor)
-        stack_after = ctx.seats[seat].stack_minor + amount_minor
+        means_missing = (paid_with == "account"
+                         and not Account.objects.filter(code=means).exists())
+        return BuyInContext(table=ctx, place=place, at=at, day=day, seat=seat,
+                            player_id=player_id, amount_minor=amount_minor,
+                            paid_with=paid_with, means=means, means_missing=means_missing,
+                            failure=failure, short=short, attempt=attempt,
+                            compliance=compliance, verdict=verdict)
+
+    def check(self, context: BuyInContext) -> Rejection | None:
+        if context.failure is not None:
+            return _rejection(BUY_IN_REJECTED, table_stream(context.table.table.id),
+                              context.failure,
+                              {"table_id": context.table.table.id, "seat": context.seat,
+                               "player_id": context.player_id,
+                               "amount_minor": context.amount_minor},
+                              place=context.place, at=context.at)
+        if not context.verdict.allowed:
+            return rejection(context.attempt, context.compliance, context.verdict)
+        return None
+
+    def decide(self, context: BuyInContext) -> Decision:
+        if context.means_missing:
+            raise _insufficient(context.means, 0, context.amount_minor)
+        ctx, amount = context.table, context.amount_minor
+        table = ctx.table
         event = NewEvent(
-            stream=table_stream(table_id), type=PLAYER_BOUGHT_IN,
-            payload={"table_id": table_id, "seat": seat, "player_id": player_id,
-                     "amount_minor": amount_minor, "paid_with": paid_with,
-                     "stack_minor_after": stack_after, "short": short,
-                     "verdict": verdict_record(verdict)},
-            postings=(Posting(means, amount_minor, table.currency),
-                      Posting(table_stacks(table_id), -amount_minor, table.currency)),
-            schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)
-        try:
-            result = _append([event], [means], venue=place, table_id=table_id, at=at,
-                             expected_versions=ctx.versions, idempotency_key=idempotency_key,
-                             request={"op": "buy_in", "table_id": table_id, "seat": seat,
-                                      "player_id": player_id, "amount_minor": amount_minor,
-                                      "paid_with": paid_with}, actor=actor)
-        except (StaleVersion, AccountExists):
-            continue
-        except InsufficientFunds as error:
-            raise _insufficient(means, error.details.get("balance_minor", 0),
-                                amount_minor) from None
-        return _seat_result(result.events[0], replayed=result.replayed)
-    raise _concurrent()
+            stream=table_stream(table.id), type=PLAYER_BOUGHT_IN,
+            payload={"table_id": table.id, "seat": context.seat,
+                     "player_id": context.player_id, "amount_minor": amount,
+                     "paid_with": context.paid_with,
+                     "stack_minor_after": ctx.seats[context.seat].stack_minor + amount,
+                     "short": context.short, "verdict": verdict_record(context.verdict)},
+            postings=(Posting(context.means, amount, table.currency),
+                      Posting(table_stacks(table.id), -amount, table.currency)),
+            schema_version=SCHEMA_VERSION, occurred_at=context.at, gaming_day=context.day)
+        return Decision([event], ctx.versions,
+                        accounts=[_account_terms(context.means, venue=context.place,
+                                                 table_id=table.id, at=context.at)])
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> SeatResult:
+        if events[0].type == BUY_IN_REJECTED:
+            _raise_recorded_refusal(events[0])
+        return _seat_result(events[0], replayed=replayed)
+
+    def refusal(self, context: BuyInContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, InsufficientFunds):
+            return _insufficient(context.means, error.details.get("balance_minor", 0),
+                                 context.amount_minor)
+        return None
+
+
+BUY_IN = BuyIn()
 
 
 def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_minor: int,
@@ -637,6 +720,7 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
     return None, verdict.short
 
 
+
 def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "account",
              actor: str, idempotency_key: str | None = None,
              at: dt.datetime | None = None) -> SeatResult:
@@ -648,18 +732,44 @@ def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "accoun
     to the player's bank account, with an `overflow` block in the payload
     (ray-online decision online.account.balance_overflow, 002:L3068-3070).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_seat(recorded, PLAYER_CASHED_OUT)
-    _check_means(paid_to, "paid_to")
-    at = at or clock.now()
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_table(table_id)
+    arguments = {"table_id": table_id, "seat": seat, "player_id": player_id,
+                 "paid_to": paid_to}
+    return run(CASH_OUT, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class CashOutContext:
+    """A cash-out: the table, the seat's stack and how it is credited."""
+
+    table: TableContext
+    place: Venue
+    at: dt.datetime
+    seat: int
+    player_id: str
+    paid_to: str
+    amount_minor: int
+    means: str
+    credit: PlayerCredit | None
+    accounts: Sequence[Mapping[str, Any]]
+
+
+class CashOut(BaseCommand[CashOutContext, SeatResult]):
+    name = "poker.cash_out"
+    source = SOURCE
+    # A deposit committed after the ceiling split was read
+    # (casino/cage/credits.py): split again from a new read.
+    retry_on = (BalanceMaxExceeded,)
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CashOutContext:
+        seat, player_id, paid_to = arguments["seat"], arguments["player_id"], arguments["paid_to"]
+        _check_means(paid_to, "paid_to")
+        at = call.moment()
+        ctx = load_table(arguments["table_id"])
         table = ctx.table
         _check_seat_number(table, seat)
         place = rules.venue(table.venue)
         if ctx.last_hand_running:
-            raise _hand_running(table_id, ctx.last_hand)
+            raise _hand_running(table.id, ctx.last_hand)
         sitting = ctx.seats[seat]
         if not sitting.player_id:
             raise PokerError(Code.SEAT_EMPTY, f"seat {seat} is empty", status=409, seat=seat)
@@ -668,38 +778,46 @@ def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "accoun
                              status=409, seat=seat)
         amount = sitting.stack_minor
         means = _means_account(paid_to, player_id, table.venue)
-        payload = {"table_id": table_id, "seat": seat, "player_id": player_id,
-                   "amount_minor": amount, "paid_to": paid_to}
-        credits: tuple[Posting, ...] = ((Posting(means, -amount, table.currency),)
-                                        if amount else ())
+        credit = None
         if amount and paid_to == "account":
             # Up to the ceiling into the account, the rest owed to the bank
             # account (decision online.account.balance_overflow, 002:L3068-3070).
-            credit = credit_player(player_id=player_id, amount_minor=amount,
-                                   currency=table.currency, venue=table.venue,
-                                   on=_local_date(place, at))
-            credits = credit.postings
-            if credit.overflow is not None:
-                payload[OVERFLOW_KEY] = [credit.overflow]
-        postings = ((Posting(table_stacks(table_id), amount, table.currency), *credits)
+            credit = credit_players({player_id: amount}, currency=table.currency,
+                                    venue=table.venue, on=_local_date(place, at),
+                                    open_payouts_due=False)[player_id]
+        accounts: list[Mapping[str, Any]] = []
+        if amount:
+            accounts.append(_account_terms(means, venue=place, table_id=table.id, at=at))
+        if credit is not None:
+            accounts += accounts_to_open([credit])
+        return CashOutContext(table=ctx, place=place, at=at, seat=seat, player_id=player_id,
+                              paid_to=paid_to, amount_minor=amount, means=means,
+                              credit=credit, accounts=accounts)
+
+    def decide(self, context: CashOutContext) -> Decision:
+        table, amount = context.table.table, context.amount_minor
+        payload: dict[str, Any] = {"table_id": table.id, "seat": context.seat,
+                                   "player_id": context.player_id, "amount_minor": amount,
+                                   "paid_to": context.paid_to}
+        credits: tuple[Posting, ...] = ((Posting(context.means, -amount, table.currency),)
+                                        if amount else ())
+        if context.credit is not None:
+            credits = context.credit.postings
+            if context.credit.overflow is not None:
+                payload[OVERFLOW_KEY] = [context.credit.overflow]
+        postings = ((Posting(table_stacks(table.id), amount, table.currency), *credits)
                     if amount else ())
         event = NewEvent(
-            stream=table_stream(table_id), type=PLAYER_CASHED_OUT, payload=payload,
-            postings=postings, schema_version=SCHEMA_VERSION, occurred_at=at,
-            gaming_day=venue_day(place, at))
-        try:
-            result = _append([event], [means] if amount else [], venue=place,
-                             table_id=table_id, at=at, expected_versions=ctx.versions,
-                             idempotency_key=idempotency_key,
-                             request={"op": "cash_out", "table_id": table_id, "seat": seat,
-                                      "player_id": player_id, "paid_to": paid_to},
-                             actor=actor)
-        except (StaleVersion, AccountExists, BalanceMaxExceeded):
-            # BalanceMaxExceeded: a deposit committed after the ceiling split
-            # was read (casino/cage/credits.py); split again from a new read.
-            continue
-        return _seat_result(result.events[0], replayed=result.replayed)
-    raise _concurrent()
+            stream=table_stream(table.id), type=PLAYER_CASHED_OUT, payload=payload,
+            postings=postings, schema_version=SCHEMA_VERSION, occurred_at=context.at,
+            gaming_day=venue_day(context.place, context.at))
+        return Decision([event], context.table.versions, accounts=context.accounts)
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> SeatResult:
+        return _seat_result(events[0], replayed=replayed)
+
+
+CASH_OUT = CashOut()
 
 
 def charge_time(*, table_id: str, consenting_players: Sequence[str] = (), actor: str,
@@ -719,12 +837,32 @@ def charge_time(*, table_id: str, consenting_players: Sequence[str] = (), actor:
     than its share (409, nothing written); too many players or a missing
     consent (422, recorded as `poker.time_charge_rejected`).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_time_charge(recorded)
-    at = at or clock.now()
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_table(table_id)
+    arguments = {"table_id": table_id, "consenting_players": sorted(consenting_players)}
+    return run(CHARGE_TIME, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class TimeChargeContext:
+    """A period's charge: the seated players' shares, or why it is refused."""
+
+    table: TableContext
+    place: Venue
+    at: dt.datetime
+    consenting_players: Sequence[str]
+    seated: Mapping[int, Seat]
+    rake: engine.TimeChargeResult | None
+    fee: engine.TimeChargeResult | None
+    refusal: PokerError | None
+
+
+class ChargeTime(BaseCommand[TimeChargeContext, "TimeChargeResult"]):
+    name = "poker.charge_time"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> TimeChargeContext:
+        at = call.moment()
+        consenting_players = arguments["consenting_players"]
+        ctx = load_table(arguments["table_id"])
         table = ctx.table
         place = rules.venue(table.venue)
         rake_rule = _rule_from(table.rake)
@@ -732,14 +870,14 @@ def charge_time(*, table_id: str, consenting_players: Sequence[str] = (), actor:
         jackpot_fee = _rule_from(table.jackpot_time_fee) if table.jackpot_time_fee else None
         if not by_time and jackpot_fee is None:
             raise PokerError(Code.NO_TIME_CHARGE, "this table charges no time",
-                             status=409, table_id=table_id)
+                             status=409, table_id=table.id)
         if ctx.last_hand_running:
-            raise _hand_running(table_id, ctx.last_hand)
+            raise _hand_running(table.id, ctx.last_hand)
         seated = {n: s for n, s in ctx.seats.items() if s.player_id}
         if not seated:
             raise PokerError(Code.NO_TIME_CHARGE, "nobody is seated", status=409)
+        rake = fee = refusal = None
         try:
-            refusal = None
             rake = engine.time_charge_for(rake_rule, list(seated)) if by_time else None
             fee = engine.time_charge_for(jackpot_fee, list(seated)) if jackpot_fee else None
             missing = sorted({s.player_id for s in seated.values()} - set(consenting_players))
@@ -750,13 +888,22 @@ def charge_time(*, table_id: str, consenting_players: Sequence[str] = (), actor:
                     missing=missing, cite=jackpot_fee.cite if jackpot_fee else rake_rule.cite)
         except engine.IllegalAction as illegal:
             refusal = PokerError(illegal.code, illegal.message, **illegal.details)
-        if refusal is not None:
-            _record_rejection(TIME_CHARGE_REJECTED, table_stream(table_id), refusal,
-                              {"table_id": table_id,
-                               "consenting_players": list(consenting_players)},
-                              place=place, at=at, actor=actor,
-                              idempotency_key=idempotency_key)
-            raise refusal
+        return TimeChargeContext(table=ctx, place=place, at=at,
+                                 consenting_players=consenting_players, seated=seated,
+                                 rake=rake, fee=fee, refusal=refusal)
+
+    def check(self, context: TimeChargeContext) -> Rejection | None:
+        if context.refusal is None:
+            return None
+        table_id = context.table.table.id
+        return _rejection(TIME_CHARGE_REJECTED, table_stream(table_id), context.refusal,
+                          {"table_id": table_id,
+                           "consenting_players": list(context.consenting_players)},
+                          place=context.place, at=context.at)
+
+    def decide(self, context: TimeChargeContext) -> Decision:
+        table, seated = context.table.table, context.seated
+        rake, fee = context.rake, context.fee
         per_seat = {n: {"rake_minor": 0, "jackpot_minor": 0} for n in seated}
         for result, part in ((rake, "rake_minor"), (fee, "jackpot_minor")):
             for seat, amount in (result.per_seat_minor if result else ()):
@@ -769,35 +916,34 @@ def charge_time(*, table_id: str, consenting_players: Sequence[str] = (), actor:
                                  status=409, seat=seat)
         rake_total = rake.total_minor if rake else 0
         fee_total = fee.total_minor if fee else 0
-        postings = [Posting(table_stacks(table_id), rake_total + fee_total, table.currency)]
+        postings = [Posting(table_stacks(table.id), rake_total + fee_total, table.currency)]
         if rake_total:
             postings.append(Posting(house_rake(table.venue), -rake_total, table.currency))
         if fee_total:
             postings.append(Posting(table.jackpot, -fee_total, table.currency))
         payload = {
-            "table_id": table_id,
+            "table_id": table.id,
             "per_seat": {str(n): parts for n, parts in per_seat.items()},
             "players": {str(n): s.player_id for n, s in seated.items()},
             "rake_minor": rake_total, "jackpot_minor": fee_total,
             "period_minutes": (rake or fee).period_minutes,
             "cite": ", ".join(r.cite for r in (rake, fee) if r),
-            "consenting_players": sorted(consenting_players),
+            "consenting_players": sorted(context.consenting_players),
             "stacks_minor_after": {str(n): s.stack_minor - sum(per_seat[n].values())
                                    for n, s in seated.items()},
         }
-        event = NewEvent(stream=table_stream(table_id), type=TIME_CHARGED, payload=payload,
+        event = NewEvent(stream=table_stream(table.id), type=TIME_CHARGED, payload=payload,
                          postings=tuple(postings), schema_version=SCHEMA_VERSION,
-                         occurred_at=at, gaming_day=venue_day(place, at))
-        try:
-            result = append([event], expected_versions=ctx.versions,
-                            idempotency_key=idempotency_key,
-                            request={"op": "charge_time", "table_id": table_id,
-                                     "consenting_players": sorted(consenting_players)},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        return _time_charge_result(result.events[0], replayed=result.replayed)
-    raise _concurrent()
+                         occurred_at=context.at, gaming_day=venue_day(context.place, context.at))
+        return Decision([event], context.table.versions)
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> TimeChargeResult:
+        if events[0].type == TIME_CHARGE_REJECTED:
+            _raise_recorded_refusal(events[0])
+        return _time_charge_result(events[0], replayed=replayed)
+
+
+CHARGE_TIME = ChargeTime()
 
 
 @dataclass(frozen=True, slots=True)
@@ -819,37 +965,21 @@ def _time_charge_result(event: RecordedEvent, *, replayed: bool) -> TimeChargeRe
                             event.position, replayed)
 
 
-def _replay_time_charge(events: Sequence[RecordedEvent]) -> TimeChargeResult:
-    first = events[0]
-    if first.type == TIME_CHARGE_REJECTED:
-        _raise_recorded_refusal(first)
-    if first.type != TIME_CHARGED:
-        raise _conflict(first)
-    return _time_charge_result(first, replayed=True)
-
-
 def load_table(table_id: str) -> TableContext:
     """Load a table, its seats, its last hand and the versions a write expects.
 
     The versions are read first, so anything read after them is at least as
-    new and any later change makes the append stale.
+    new and any later change makes the append stale. The next hand's stream
+    is expected empty whatever was read: a hand started since the table's
+    row was read makes the append stale, and the runner loads again.
     """
     table = Table.objects.filter(id=table_id).first()
     if table is None:
         raise PokerError(Code.UNKNOWN_TABLE, f"no table {table_id!r}", status=404,
                          table_id=table_id)
-    for _ in range(ATTEMPTS_MAX):
-        last = table.hands_started
-        streams = [table_stream(table_id), hand_stream(table_id, last + 1)]
-        if last:
-            streams.append(hand_stream(table_id, last))
-        versions = _versions(streams)
-        table.refresh_from_db()
-        # A hand started between the two reads: its stream was not read.
-        if table.hands_started == last:
-            break
-    else:
-        raise _concurrent()
+    last = table.hands_started
+    streams = [table_stream(table_id)] + ([hand_stream(table_id, last)] if last else [])
+    versions = {**_versions(streams), hand_stream(table_id, last + 1): 0}
     seats = {s.number: s for s in Seat.objects.filter(table=table)}
     running = False
     if last:
@@ -911,6 +1041,24 @@ class Deal:
         return record
 
 
+
+class _HandCommand(BaseCommand[Any, HandResult]):
+    """A write to a hand: answers where the hand stands, and tells who listens.
+
+    A settling append is announced after it commits, and again when a
+    client repeats the request under its key (casino/poker/signals.py).
+    """
+
+    source = SOURCE
+    rejected: str | None = None     # the type of this command's recorded refusal
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> HandResult:
+        if self.rejected is not None and events[0].type == self.rejected:
+            _raise_recorded_refusal(events[0])
+        _announce_settlement(events)
+        return _hand_result(events, replayed=replayed)
+
+
 def start_hand(*, table_id: str, button: int, actor: str,
                blind_seats: tuple[int | None, int] | None = None, straddles: int = 0,
                first_seat: int | None = None,
@@ -922,28 +1070,49 @@ def start_hand(*, table_id: str, button: int, actor: str,
     The previous hand must be settled or voided; two players with chips are
     needed (000:L495). Refusals are 409s and write nothing.
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hand(recorded, (HAND_STARTED,))
-    at = at or clock.now()
     deal = Deal(button, blind_seats, straddles, first_seat, missed_blinds)
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_table(table_id)
-        hand, event = _deal(ctx, deal, at)
-        try:
-            result = append([event], expected_versions=ctx.versions,
-                            idempotency_key=idempotency_key,
-                            request={"op": "start_hand", "table_id": table_id,
-                                     **deal.record()},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        return _hand_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+    return run(START_HAND, {"table_id": table_id, **deal.record()},
+               _call(actor, idempotency_key, at))
 
 
-def _deal(ctx: TableContext, deal: Deal, at: dt.datetime) -> tuple[HandContext, NewEvent]:
-    """The next hand of a table and its `hand_started` event (not yet appended)."""
+@dataclass(frozen=True, slots=True)
+class DealContext:
+    """A table about to deal: the table, the deal, the venue and the time."""
+
+    table: TableContext
+    deal: Deal
+    place: Venue
+    at: dt.datetime
+
+
+class StartHand(_HandCommand):
+    name = "poker.start_hand"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> DealContext:
+        ctx = load_table(arguments["table_id"])
+        return DealContext(ctx, _deal_from(arguments), rules.venue(ctx.table.venue),
+                           call.moment())
+
+    def decide(self, context: DealContext) -> Decision:
+        _, event = _deal(context.table, context.deal, context.place, context.at)
+        return Decision([event], context.table.versions)
+
+
+START_HAND = StartHand()
+
+
+def _deal_from(record: Mapping[str, Any]) -> Deal:
+    """The Deal a request recorded (`Deal.record`)."""
+    blinds = record.get("blind_seats")
+    missed = record.get("missed_blinds")
+    return Deal(record["button"], tuple(blinds) if blinds else None,
+                record.get("straddles", 0), record.get("first_seat"),
+                {int(seat): value for seat, value in missed.items()} if missed else None)
+
+
+def _deal(ctx: TableContext, deal: Deal, place: Venue, at: dt.datetime
+          ) -> tuple[HandContext, NewEvent]:
+    """The next hand of a table and its `hand_started` event (pure; raises PokerError)."""
     table = ctx.table
     _check_seat_number(table, deal.button, field="button")
     if ctx.last_hand_running:
@@ -968,7 +1137,6 @@ def _deal(ctx: TableContext, deal: Deal, at: dt.datetime) -> tuple[HandContext, 
         raise PokerError(getattr(error, "code", Code.INVALID_REQUEST), str(error),
                          status=400) from None
     payload = {**started, **_live(state)}
-    place = rules.venue(table.venue)
     event = NewEvent(stream=hand_stream(table.id, number), type=HAND_STARTED,
                      payload=payload, schema_version=SCHEMA_VERSION, occurred_at=at,
                      gaming_day=venue_day(place, at))
@@ -986,39 +1154,55 @@ def act(*, hand_id: str, seat: int, kind: str, amount_minor: int | None = None,
     showdown: the uncalled bet goes back, rake and drop are taken, and the
     last player wins the pots, no cards needed (000:L192-195, L1824-1832).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hand(recorded, (ACTION_TAKEN,), rejected=ACTION_REJECTED)
-    at = at or clock.now()
-    action = Step(seat, str(kind), amount_minor, open_pair)
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_hand(hand_id)
+    arguments = {"hand_id": hand_id, "seat": seat, "kind": str(kind),
+                 "amount_minor": amount_minor, "open_pair": open_pair}
+    return run(ACT, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class ActContext:
+    """One action on a running hand: its events, or the engine's refusal."""
+
+    hand: HandContext
+    place: Venue
+    at: dt.datetime
+    request: Mapping[str, Any]
+    events: Sequence[NewEvent]
+    refusal: PokerError | None
+
+
+class Act(_HandCommand):
+    name = "poker.act"
+    rejected = ACTION_REJECTED
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> ActContext:
+        at = call.moment()
+        ctx = load_hand(arguments["hand_id"])
         _check_running(ctx)
         place = rules.venue(ctx.table.venue)
-        day = venue_day(place, at)
+        action = Step(arguments["seat"], arguments["kind"], arguments["amount_minor"],
+                      arguments["open_pair"])
+        request = {"hand_id": ctx.hand_id, "seat": action.seat, "kind": action.kind,
+                   "amount_minor": action.amount_minor}
         try:
-            state, events = _step(ctx, ctx.state, action, at=at, day=day)
+            _, events = _step(ctx, ctx.state, action, at=at, day=venue_day(place, at))
         except engine.IllegalAction as illegal:
             refusal = PokerError(illegal.code, illegal.message, status=illegal.status,
                                  **illegal.details)
-            _record_rejection(ACTION_REJECTED, ctx.stream, refusal,
-                              {"hand_id": ctx.hand_id, "seat": seat, "kind": str(kind),
-                               "amount_minor": amount_minor},
-                              place=place, at=at, actor=actor,
-                              idempotency_key=idempotency_key)
-            raise refusal from None
-        try:
-            result = append(events, expected_versions={ctx.stream: ctx.version},
-                            idempotency_key=idempotency_key,
-                            request={"op": "act", "hand_id": hand_id, "seat": seat,
-                                     "kind": str(kind), "amount_minor": amount_minor,
-                                     "open_pair": open_pair},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        _announce_settlement(result.events)
-        return _hand_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+            return ActContext(ctx, place, at, request, (), refusal)
+        return ActContext(ctx, place, at, request, events, None)
+
+    def check(self, context: ActContext) -> Rejection | None:
+        if context.refusal is None:
+            return None
+        return _rejection(ACTION_REJECTED, context.hand.stream, context.refusal,
+                          context.request, place=context.place, at=context.at)
+
+    def decide(self, context: ActContext) -> Decision:
+        return Decision(context.events, {context.hand.stream: context.hand.version})
+
+
+ACT = Act()
 
 
 def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, Any],
@@ -1038,34 +1222,59 @@ def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, An
     Raises PokerError: the betting is not over (409), the hand is finished
     or disputed (409), cards the evaluator refuses (400; nothing written).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hand(recorded, (HAND_SETTLED, HAND_DISPUTED))
-    at = at or clock.now()
-    claimed = {int(seat): int(amount) for seat, amount in claimed_awards.items() if amount}
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_hand(hand_id)
+    arguments = {"hand_id": hand_id, **_showdown_record(board, hands, claimed_awards)}
+    return run(SHOWDOWN, arguments, _call(actor, idempotency_key, at))
+
+
+def _showdown_record(board: str | Sequence[str], hands: Mapping[int, Any],
+                     claimed_awards: Mapping[int, int]) -> dict[str, Any]:
+    """A showdown as a request records it: JSON, seats as strings, no zero awards."""
+    return {"board": board if isinstance(board, str) else list(board),
+            "hands": {str(seat): (c if isinstance(c, str) else list(c))
+                      for seat, c in hands.items()},
+            "claimed": {str(int(seat)): int(amount)
+                        for seat, amount in claimed_awards.items() if amount}}
+
+
+def _claimed(record: Mapping[str, int]) -> dict[int, int]:
+    return {int(seat): amount for seat, amount in record.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class HandStep:
+    """A write to a running hand: the hand, the venue, the time and the request."""
+
+    hand: HandContext
+    place: Venue
+    at: dt.datetime
+    arguments: Mapping[str, Any]
+
+    @property
+    def day(self) -> dt.date:
+        return venue_day(self.place, self.at)
+
+
+class ShowDown(_HandCommand):
+    name = "poker.showdown"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> HandStep:
+        ctx = load_hand(arguments["hand_id"])
         _check_running(ctx)
-        state = ctx.state
-        if state.phase is not engine.Phase.SHOWDOWN:
+        if ctx.state.phase is not engine.Phase.SHOWDOWN:
             raise PokerError(Code.HAND_NOT_AT_SHOWDOWN,
                              "the betting is not over: no showdown yet", status=409,
-                             phase=str(state.phase))
-        place = rules.venue(ctx.table.venue)
-        events, board_record, cards_record = _showdown_events(
-            ctx, state, board, hands, claimed, at=at, day=venue_day(place, at))
-        try:
-            result = append(events, expected_versions={ctx.stream: ctx.version},
-                            idempotency_key=idempotency_key,
-                            request={"op": "showdown", "hand_id": hand_id,
-                                     "board": board_record, "hands": cards_record,
-                                     "claimed": {str(k): v for k, v in claimed.items()}},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        _announce_settlement(result.events)
-        return _hand_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+                             phase=str(ctx.state.phase))
+        return HandStep(ctx, rules.venue(ctx.table.venue), call.moment(), arguments)
+
+    def decide(self, context: HandStep) -> Decision:
+        ctx, a = context.hand, context.arguments
+        events, _, _ = _showdown_events(ctx, ctx.state, a["board"], a["hands"],
+                                        _claimed(a["claimed"]), at=context.at,
+                                        day=context.day)
+        return Decision(events, {ctx.stream: ctx.version})
+
+
+SHOWDOWN = ShowDown()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1090,25 +1299,39 @@ def record_hand(*, table_id: str, deal: Deal, steps: Sequence[Step],
     the hand: every other player folded, or a showdown (verified, so it may
     end disputed), or a void (a misdeal, 000:L1093-1110).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hand(recorded, (HAND_STARTED,), rejected=HAND_HISTORY_REJECTED)
-    at = at or clock.now()
-    request = {"op": "record_hand", "table_id": table_id, **deal.record(),
-               "steps": [asdict(step) for step in steps],
-               "showdown": (None if showdown is None else {
-                   "board": showdown.board if isinstance(showdown.board, str)
-                   else list(showdown.board),
-                   "hands": {str(k): v for k, v in showdown.hands.items()},
-                   "claimed": {str(k): v for k, v in showdown.claimed_awards.items()}}),
-               "void_reason": void_reason}
-    for _ in range(ATTEMPTS_MAX):
-        table_ctx = load_table(table_id)
+    arguments = {"table_id": table_id, **deal.record(),
+                 "steps": [asdict(step) for step in steps],
+                 "showdown": (None if showdown is None else _showdown_record(
+                     showdown.board, showdown.hands, showdown.claimed_awards)),
+                 "void_reason": void_reason}
+    return run(RECORD_HAND, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryContext:
+    """A complete history played in memory: its events, or the step refused."""
+
+    table: TableContext
+    place: Venue
+    at: dt.datetime
+    events: Sequence[NewEvent]
+    refusal: PokerError | None
+    refused: Mapping[str, Any] | None     # the refused step, as recorded
+
+
+class RecordHand(_HandCommand):
+    name = "poker.record_hand"
+    rejected = HAND_HISTORY_REJECTED
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> HistoryContext:
+        at = call.moment()
+        table_ctx = load_table(arguments["table_id"])
         place = rules.venue(table_ctx.table.venue)
         day = venue_day(place, at)
-        ctx, started = _deal(table_ctx, deal, at)
+        ctx, started = _deal(table_ctx, _deal_from(arguments), place, at)
         events, state = [started], ctx.state
-        for index, step in enumerate(steps):
+        for index, record in enumerate(arguments["steps"]):
+            step = Step(**record)
             try:
                 # After the betting only a muck may follow (engine.muck).
                 if state.is_over and step.kind != MUCK:
@@ -1118,24 +1341,29 @@ def record_hand(*, table_id: str, deal: Deal, steps: Sequence[Step],
             except engine.IllegalAction as illegal:
                 refusal = PokerError(illegal.code, f"step {index}: {illegal.message}",
                                      status=illegal.status, step=index, **illegal.details)
-                _record_rejection(HAND_HISTORY_REJECTED, table_stream(table_id), refusal,
-                                  {"table_id": table_id, "step": index,
-                                   "seat": step.seat, "kind": step.kind,
-                                   "amount_minor": step.amount_minor},
-                                  place=place, at=at, actor=actor,
-                                  idempotency_key=idempotency_key)
-                raise refusal from None
+                refused = {"table_id": table_ctx.table.id, "step": index, "seat": step.seat,
+                           "kind": step.kind, "amount_minor": step.amount_minor}
+                return HistoryContext(table_ctx, place, at, (), refusal, refused)
             events.extend(step_events)
-        events.extend(_history_end(ctx, state, showdown, void_reason, at=at, day=day))
-        try:
-            result = append(events, expected_versions=table_ctx.versions,
-                            idempotency_key=idempotency_key, request=request,
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        _announce_settlement(result.events)
-        return _hand_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+        shown = arguments["showdown"]
+        events.extend(_history_end(
+            ctx, state, None if shown is None else Showdown(
+                shown["board"], shown["hands"], _claimed(shown["claimed"])),
+            arguments["void_reason"], at=at, day=day))
+        return HistoryContext(table_ctx, place, at, events, None, None)
+
+    def check(self, context: HistoryContext) -> Rejection | None:
+        if context.refusal is None:
+            return None
+        return _rejection(HAND_HISTORY_REJECTED, table_stream(context.table.table.id),
+                          context.refusal, context.refused, place=context.place,
+                          at=context.at)
+
+    def decide(self, context: HistoryContext) -> Decision:
+        return Decision(context.events, context.table.versions)
+
+
+RECORD_HAND = RecordHand()
 
 
 def _history_end(ctx: HandContext, state: engine.HandState, showdown: Showdown | None,
@@ -1164,6 +1392,7 @@ def _history_end(ctx: HandContext, state: engine.HandState, showdown: Showdown |
     return events
 
 
+
 def void_hand(*, hand_id: str, reason: str, actor: str,
               idempotency_key: str | None = None,
               at: dt.datetime | None = None) -> HandResult:
@@ -1173,28 +1402,30 @@ def void_hand(*, hand_id: str, reason: str, actor: str,
     hand cannot be voided (409 `poker.hand_finished`), nor a disputed one
     (409 `poker.hand_disputed`: an officer decides it, `decide_dispute`).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hand(recorded, (HAND_VOIDED,))
-    at = at or clock.now()
-    if not reason or not reason.strip():
-        raise PokerError(Code.INVALID_REQUEST, "give the reason for voiding the hand",
-                         status=400, field="reason")
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_hand(hand_id)
+    return run(VOID_HAND, {"hand_id": hand_id, "reason": reason},
+               _call(actor, idempotency_key, at))
+
+
+class VoidHand(_HandCommand):
+    name = "poker.void_hand"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> HandStep:
+        reason = arguments["reason"]
+        if not reason or not reason.strip():
+            raise PokerError(Code.INVALID_REQUEST, "give the reason for voiding the hand",
+                             status=400, field="reason")
+        ctx = load_hand(arguments["hand_id"])
         _check_running(ctx)
-        place = rules.venue(ctx.table.venue)
-        event = _voided_event(ctx, reason, at=at, day=venue_day(place, at))
-        try:
-            result = append([event], expected_versions={ctx.stream: ctx.version},
-                            idempotency_key=idempotency_key,
-                            request={"op": "void_hand", "hand_id": hand_id, "reason": reason},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        _announce_settlement(result.events)
-        return _hand_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+        return HandStep(ctx, rules.venue(ctx.table.venue), call.moment(), arguments)
+
+    def decide(self, context: HandStep) -> Decision:
+        ctx = context.hand
+        event = _voided_event(ctx, context.arguments["reason"], at=context.at,
+                              day=context.day)
+        return Decision([event], {ctx.stream: ctx.version})
+
+
+VOID_HAND = VoidHand()
 
 
 def _voided_event(ctx: HandContext, reason: str, *, at: dt.datetime,
@@ -1221,24 +1452,41 @@ def decide_dispute(*, hand_id: str, decision: str, note: str, actor: str,
     not disputed (409 `poker.hand_not_disputed`) or already decided (409
     `poker.hand_finished`).
     """
-    recorded = recorded_result(idempotency_key)
-    if recorded is not None:
-        return _replay_hand(recorded, (DISPUTE_DECIDED,))
-    at = at or clock.now()
-    if decision not in DECISIONS:
-        raise PokerError(Code.INVALID_REQUEST,
-                         f"decision must be one of {', '.join(DECISIONS)}", status=400,
-                         field="decision")
-    if not note or not note.strip():
-        raise PokerError(Code.INVALID_REQUEST, "give the reason for the decision",
-                         status=400, field="note")
-    user = get_user_model().objects.filter(username=actor).first()
-    if not has_role(user, Role.COMPLIANCE_OFFICER):
-        raise PokerError(Code.NOT_COMPLIANCE_OFFICER,
-                         "only a compliance officer may decide a disputed hand",
-                         status=403, actor=actor)
-    for _ in range(ATTEMPTS_MAX):
-        ctx = load_hand(hand_id)
+    return run(DECIDE_DISPUTE, {"hand_id": hand_id, "decision": decision, "note": note},
+               _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeContext:
+    """A disputed hand, its recorded dispute and the officer's decision."""
+
+    hand: HandContext
+    place: Venue
+    at: dt.datetime
+    decision: str
+    note: str
+    actor: str
+    disputed: Mapping[str, Any]
+
+
+class DecideDispute(_HandCommand):
+    name = "poker.decide_dispute"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> DisputeContext:
+        decision, note = arguments["decision"], arguments["note"]
+        if decision not in DECISIONS:
+            raise PokerError(Code.INVALID_REQUEST,
+                             f"decision must be one of {', '.join(DECISIONS)}", status=400,
+                             field="decision")
+        if not note or not note.strip():
+            raise PokerError(Code.INVALID_REQUEST, "give the reason for the decision",
+                             status=400, field="note")
+        user = get_user_model().objects.filter(username=call.actor).first()
+        if not has_role(user, Role.COMPLIANCE_OFFICER):
+            raise PokerError(Code.NOT_COMPLIANCE_OFFICER,
+                             "only a compliance officer may decide a disputed hand",
+                             status=403, actor=call.actor)
+        ctx = load_hand(arguments["hand_id"])
         if ctx.status in ("settled", "voided"):
             raise _finished(ctx)
         if ctx.status != "disputed":
@@ -1247,35 +1495,33 @@ def decide_dispute(*, hand_id: str, decision: str, note: str, actor: str,
                              status=409, hand_id=ctx.hand_id, state=ctx.status)
         disputed = (Event.objects.filter(stream=ctx.stream, type=HAND_DISPUTED)
                     .values_list("payload", flat=True).get())
-        place = rules.venue(ctx.table.venue)
-        day = venue_day(place, at)
+        return DisputeContext(ctx, rules.venue(ctx.table.venue), call.moment(), decision,
+                              note, call.actor, disputed)
+
+    def decide(self, context: DisputeContext) -> Decision:
+        ctx, disputed, at = context.hand, context.disputed, context.at
+        day = venue_day(context.place, at)
         decided_payload = {
-            "hand_id": ctx.hand_id, "table_id": ctx.table.id, "decision": decision,
-            "note": note, "decided_by": actor,
+            "hand_id": ctx.hand_id, "table_id": ctx.table.id, "decision": context.decision,
+            "note": context.note, "decided_by": context.actor,
             "awards_verified": disputed["awards_verified"],
             "awards_claimed": disputed["awards_claimed"],
         }
         events = [NewEvent(stream=ctx.stream, type=DISPUTE_DECIDED, payload=decided_payload,
                            schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)]
-        if decision == "settle_verified":
+        if context.decision == "settle_verified":
             verified = {int(k): v for k, v in disputed["awards_verified"].items()}
             claimed = {int(k): v for k, v in disputed["awards_claimed"].items()}
             events.append(_settled_event(ctx, ctx.state, _decide_settlement(ctx, ctx.state),
                                          verified, claimed=claimed, board=disputed["board"],
                                          hands=disputed["hands"], at=at, day=day))
         else:
-            events.append(_voided_event(ctx, f"compliance decision: {note}", at=at, day=day))
-        try:
-            result = append(events, expected_versions={ctx.stream: ctx.version},
-                            idempotency_key=idempotency_key,
-                            request={"op": "decide_dispute", "hand_id": hand_id,
-                                     "decision": decision, "note": note},
-                            metadata=Metadata(actor=actor, source=SOURCE))
-        except StaleVersion:
-            continue
-        _announce_settlement(result.events)
-        return _hand_result(result.events, replayed=result.replayed)
-    raise _concurrent()
+            events.append(_voided_event(ctx, f"compliance decision: {context.note}", at=at,
+                                        day=day))
+        return Decision(events, {ctx.stream: ctx.version})
+
+
+DECIDE_DISPUTE = DecideDispute()
 
 
 def _announce_settlement(events: Sequence[RecordedEvent]) -> None:
@@ -1634,22 +1880,16 @@ def _insufficient(account: str, balance: int, amount_minor: int) -> PokerError:
                       balance_minor=balance, amount_minor=amount_minor, cite="002:L3033")
 
 
-def _concurrent() -> PokerError:
-    return PokerError(Code.CONCURRENT_UPDATE,
-                      "the table changed during the request each time it was tried;"
-                      " send it again", status=409, attempts=ATTEMPTS_MAX)
 
-
-def _record_rejection(event_type: str, stream: str, refusal: PokerError,
-                      request: Mapping[str, Any], *, place: Venue, at: dt.datetime,
-                      actor: str, idempotency_key: str | None) -> None:
-    """Append a refusal under the request's key, before it is raised."""
+def _rejection(event_type: str, stream: str, refusal: PokerError,
+               request: Mapping[str, Any], *, place: Venue, at: dt.datetime) -> Rejection:
+    """A refusal by a poker rule: the event the runner records under the key, and the error."""
     payload = {**request, "code": str(refusal.code), "message": refusal.message,
                "status": refusal.status, "details": _json(refusal.details)}
-    append([NewEvent(stream=stream, type=event_type, payload=payload,
+    event = NewEvent(stream=stream, type=event_type, payload=payload,
                      schema_version=SCHEMA_VERSION, occurred_at=at,
-                     gaming_day=venue_day(place, at))],
-           idempotency_key=idempotency_key, metadata=Metadata(actor=actor, source=SOURCE))
+                     gaming_day=venue_day(place, at))
+    return Rejection(event, lambda position: refusal)
 
 
 def _json(details: Mapping[str, Any]) -> dict[str, Any]:
@@ -1661,31 +1901,13 @@ def _json(details: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _append(events: list[NewEvent], accounts: Sequence[str], *, venue: Venue, table_id: str,
-            at: dt.datetime, expected_versions: Mapping[str, int],
-            idempotency_key: str | None, request: Mapping[str, Any], actor: str):
-    """Append the events, first opening any account they need that is missing.
 
-    The openings share the events' transaction, so a refused append leaves
-    no account behind.
-    """
-    metadata = Metadata(actor=actor, source=SOURCE)
-    arguments = dict(expected_versions=dict(expected_versions),
-                     idempotency_key=idempotency_key, request=dict(request), metadata=metadata)
-    existing = set(Account.objects.filter(code__in=accounts).values_list("code", flat=True))
-    missing = [code for code in accounts if code not in existing]
-    if not missing:
-        return append(events, **arguments)
-    with transaction.atomic():
-        for code in missing:
-            open_account(**_account_terms(code, venue=venue, table_id=table_id, at=at),
-                         metadata=metadata)
-        return append(events, **arguments)
-
-
-def _account_terms(code: str, *, venue: Venue, table_id: str, at: dt.datetime
+def _account_terms(code: str, *, venue: Venue, table_id: str, at: dt.datetime | None = None
                    ) -> dict[str, Any]:
-    """Return the type, name and constraints an account of poker opens with."""
+    """Return the type, name and constraints an account of poker opens with.
+
+    `at` dates the ceiling of a gaming account opened by a cash-out.
+    """
     currency = venue.currency
     if code == table_stacks(table_id):
         return dict(code=code, type=AccountType.LIABILITY, currency=currency,
@@ -1766,39 +1988,8 @@ def _int_keys(mapping: Mapping[str, int] | None) -> dict[int, int] | None:
     return None if mapping is None else {int(k): v for k, v in mapping.items()}
 
 
-def _conflict(first: RecordedEvent) -> IdempotencyConflict:
-    return IdempotencyConflict("this idempotency key was already used for a different request",
-                               idempotency_key=first.idempotency_key)
-
 
 def _raise_recorded_refusal(first: RecordedEvent) -> None:
     p = first.payload
     raise PokerError(p["code"], p["message"], status=p["status"], **p["details"])
 
-
-def _replay_table(events: Sequence[RecordedEvent]) -> TableResult:
-    first = events[0]
-    if first.type != TABLE_OPENED:
-        raise _conflict(first)
-    return _table_result(first, replayed=True)
-
-
-def _replay_seat(events: Sequence[RecordedEvent], event_type: str) -> SeatResult:
-    first = events[0]
-    if first.type == ATTEMPT_REJECTED:
-        raise_recorded_rejection(events)
-    if first.type == BUY_IN_REJECTED and event_type == PLAYER_BOUGHT_IN:
-        _raise_recorded_refusal(first)
-    if first.type != event_type:
-        raise _conflict(first)
-    return _seat_result(first, replayed=True)
-
-
-def _replay_hand(events: Sequence[RecordedEvent], types: tuple[str, ...],
-                 rejected: str | None = None) -> HandResult:
-    first = events[0]
-    if rejected is not None and first.type == rejected:
-        _raise_recorded_refusal(first)
-    if first.type not in types:
-        raise _conflict(first)
-    return _hand_result(events, replayed=True)

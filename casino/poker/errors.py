@@ -64,6 +64,8 @@ class PokerErrorCode(StrEnum):
     """Cards the evaluator refuses (a card twice, wrong count, seat missing)."""
     INSUFFICIENT_FUNDS = "poker.insufficient_funds"
     CONCURRENT_UPDATE = "poker.concurrent_update"
+    """Kept for the record of old answers; writes now answer the runner's
+    `concurrent_update` (casino.runner.RunnerError, 409)."""
 
 
 class PokerError(CodedError):

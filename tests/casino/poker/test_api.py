@@ -79,3 +79,30 @@ def test_api_refuses_a_buy_in_during_a_hand_with_409(venues):
                     {"seat": 3, "player_id": player.id, "amount": "200.00"}, key=key())
     assert response.status_code == 409
     assert response.json()["code"] == "poker.hand_in_progress"
+
+
+def test_api_refuses_a_reused_key_with_another_request_with_409(venues):
+    """The runner compares the request's fingerprint: never the first answer replayed."""
+    client = client_for(Role.TABLE_CONTROLLER)
+    table_id = _open_and_seat(client, seats=1)
+    player = funded_player()
+    reused = key()
+    first = post(client, f"/api/v1/poker/tables/{table_id}/buy-ins",
+                 {"seat": 2, "player_id": player.id, "amount": "200.00"}, key=reused)
+    assert first.status_code == 201, first.content
+    replay = post(client, f"/api/v1/poker/tables/{table_id}/buy-ins",
+                  {"seat": 2, "player_id": player.id, "amount": "200.00"}, key=reused)
+    assert replay.status_code == 201
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    before = Event.objects.count()
+    response = post(client, f"/api/v1/poker/tables/{table_id}/buy-ins",
+                    {"seat": 2, "player_id": player.id, "amount": "300.00"}, key=reused)
+    assert response.status_code == 409, response.content
+    assert response.json()["code"] == "idempotency_key_reused"
+    assert Event.objects.count() == before
+    response = post(client, f"/api/v1/poker/tables/{table_id}/cash-outs",
+                    {"seat": 2, "player_id": player.id}, key=reused)
+    assert response.status_code == 409
+    assert response.json()["code"] == "idempotency_key_reused"
+    assert Event.objects.count() == before
+    assert balance(table_stacks(table_id)) == 40_000
