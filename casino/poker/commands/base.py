@@ -1,0 +1,515 @@
+"""What the poker commands share: results, the table and hand loads, checks and helpers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import asdict, dataclass
+from typing import Any, Mapping, Sequence
+
+from casino.cage.commands import account_ceiling
+from casino.cage.events import cage_cash, gaming_account
+from casino.compliance.events import ALERT_RAISED
+from casino.rules import queries as rules
+from casino.rules.models import Figure, RulebookVersion, Venue
+from casino.rules.queries import venue_day
+from casino.runner import BaseCommand, Call, Rejection
+from ledger import InvariantViolation, NewEvent, RecordedEvent
+from ledger.models import AccountType, Event, Stream
+
+from .. import engine, signals
+from ..errors import PokerError, PokerErrorCode as Code
+from ..events import (
+    ACTION_REJECTED,
+    ACTION_TAKEN,
+    HAND_DISPUTED,
+    HAND_SETTLED,
+    HAND_STARTED,
+    HAND_VOIDED,
+    MUCK,
+    OPEN_STREET,
+    PLAYER_BOUGHT_IN,
+    SCHEMA_VERSION,
+    hand_id_of,
+    hand_stream,
+    house_rake,
+    jackpot_pending,
+    parse_hand_id,
+    table_stacks,
+    table_stream,
+)
+from ..models import Seat, Table
+
+
+SOURCE = "casino.poker"
+
+
+MEANS = ("account", "cash")
+
+
+PVP_GAME = "poker_pvp"
+
+
+DECISIONS = ("settle_verified", "void")
+
+
+def _call(actor: str, idempotency_key: str | None, at: dt.datetime | None) -> Call:
+    return Call(actor=actor, key=idempotency_key, at=at, source=SOURCE)
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    table_id: str
+    venue: str
+    currency: str
+    rulebook: str
+    variant: str
+    structure: str
+    stakes: Mapping[str, int]
+    seats_max: int
+    buy_in_minor_min: int
+    buy_in_minor_max: int
+    rake: Mapping[str, Any]
+    drop: Mapping[str, Any] | None
+    jackpot: str | None
+    position: int
+    banzai: bool = False
+    jackpot_time_fee: Mapping[str, Any] | None = None
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """A buy-in or cash-out: the seat's stack after it."""
+
+    event_type: str
+    table_id: str
+    seat: int
+    player_id: str
+    amount_minor: int
+    method: str
+    stack_minor: int
+    position: int
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """Where a hand stands after a command; stacks are live (or final)."""
+
+    hand_id: str
+    table_id: str
+    number: int
+    state: str
+    phase: str
+    to_act: int | None
+    pot_minor: int
+    stacks_minor: Mapping[int, int]
+    rake_minor: int
+    drop_minor: int
+    awards_verified: Mapping[int, int] | None
+    awards_claimed: Mapping[int, int] | None
+    positions: tuple[int, ...]
+    replayed: bool = False
+
+
+def _rule_record(rule: engine.RakeRule | engine.DropRule) -> dict[str, Any]:
+    kind = {engine.BlockRake: "block", engine.PercentRake: "percent",
+            engine.TimeCharge: "time", engine.DropRule: "drop"}[type(rule)]
+    return {"kind": kind, **{k: (str(v) if isinstance(v, str) else v)
+                             for k, v in asdict(rule).items()}}
+
+
+def _rule_from(record: Mapping[str, Any]) -> Any:
+    fields = {k: v for k, v in record.items() if k != "kind"}
+    if record["kind"] == "block":
+        return engine.BlockRake(**fields)
+    if record["kind"] == "percent":
+        return engine.PercentRake(**{**fields, "rounding": engine.Rounding(fields["rounding"])})
+    if record["kind"] == "time":
+        return engine.TimeCharge(**{**fields, "basis": engine.TimeChargeBasis(fields["basis"])})
+    return engine.DropRule(**fields)
+
+
+@dataclass(frozen=True, slots=True)
+class TableContext:
+    """A table between commands: its seats, last hand and stream versions."""
+
+    table: Table
+    seats: dict[int, Seat]
+    last_hand: int
+    last_hand_running: bool
+    versions: dict[str, int]
+
+
+def load_table(table_id: str) -> TableContext:
+    """Load a table, its seats, its last hand and the versions a write expects.
+
+    The versions are read first, so anything read after them is at least as
+    new and any later change makes the append stale. The next hand's stream
+    is expected empty whatever was read: a hand started since the table's
+    row was read makes the append stale, and the runner loads again.
+    """
+    table = Table.objects.filter(id=table_id).first()
+    if table is None:
+        raise PokerError(Code.UNKNOWN_TABLE, f"no table {table_id!r}", status=404,
+                         table_id=table_id)
+    last = table.hands_started
+    streams = [table_stream(table_id)] + ([hand_stream(table_id, last)] if last else [])
+    versions = {**_versions(streams), hand_stream(table_id, last + 1): 0}
+    seats = {s.number: s for s in Seat.objects.filter(table=table)}
+    running = False
+    if last:
+        running = not _hand_final(_hand_events(table_id, last))
+    return TableContext(table, seats, last, running, versions)
+
+
+@dataclass(frozen=True, slots=True)
+class HandContext:
+    """A hand rebuilt from its events: the engine state and where it stands."""
+
+    table: Table
+    number: int
+    started: Mapping[str, Any]
+    state: engine.HandState
+    status: str            # "running" | "settled" | "disputed" | "voided"
+    version: int
+
+    @property
+    def stream(self) -> str:
+        return hand_stream(self.table.id, self.number)
+
+    @property
+    def hand_id(self) -> str:
+        return hand_id_of(self.table.id, self.number)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """How a hand is dealt: the button and the forced bets' special cases.
+
+    `blind_seats` (small or None, big) overrides the seats after the button
+    when the blinds move irregularly (000:L1036-1070); `straddles` counts the
+    live straddles (000:L975-985); `first_seat` names who brings in on the
+    first street of a stud game without blinds (000:L2170-2186);
+    `missed_blinds` maps a returning player's seat to the blinds they missed
+    and post to play at once, "big" or "small" (000:L1133-1167).
+    """
+
+    button: int
+    blind_seats: tuple[int | None, int] | None = None
+    straddles: int = 0
+    first_seat: int | None = None
+    missed_blinds: Mapping[int, str] | None = None
+
+    def record(self) -> dict[str, Any]:
+        record = {"button": self.button,
+                  "blind_seats": list(self.blind_seats) if self.blind_seats else None,
+                  "straddles": self.straddles, "first_seat": self.first_seat}
+        if self.missed_blinds:
+            # Only when given, so hands without them record what they always did.
+            record["missed_blinds"] = {str(seat): str(missed) for seat, missed
+                                       in sorted(self.missed_blinds.items())}
+        return record
+
+
+class _HandCommand(BaseCommand[Any, HandResult]):
+    """A write to a hand: answers where the hand stands, and tells who listens.
+
+    A settling append is announced after it commits, and again when a
+    client repeats the request under its key (casino/poker/signals.py).
+    """
+
+    source = SOURCE
+    rejected: str | None = None     # the type of this command's recorded refusal
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> HandResult:
+        if self.rejected is not None and events[0].type == self.rejected:
+            _raise_recorded_refusal(events[0])
+        _announce_settlement(events)
+        return _hand_result(events, replayed=replayed)
+
+
+@dataclass(frozen=True, slots=True)
+class HandStep:
+    """A write to a running hand: the hand, the venue, the time and the request."""
+
+    hand: HandContext
+    place: Venue
+    at: dt.datetime
+    arguments: Mapping[str, Any]
+
+    @property
+    def day(self) -> dt.date:
+        return venue_day(self.place, self.at)
+
+
+def _announce_settlement(events: Sequence[RecordedEvent]) -> None:
+    """Tell listeners (the jackpot hit check) that a hand has settled."""
+    for event in events:
+        if event.type == HAND_SETTLED:
+            signals.hand_settled.send(sender=None, hand_id=event.payload["hand_id"],
+                                      event=event)
+
+
+def load_hand(hand_id: str) -> HandContext:
+    """Rebuild a hand from its stream: replay its accepted actions through the engine."""
+    parsed = parse_hand_id(hand_id)
+    table = Table.objects.filter(id=parsed[0]).first() if parsed else None
+    if table is None:
+        raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}", status=404,
+                         hand_id=hand_id)
+    number = parsed[1]
+    stream = hand_stream(table.id, number)
+    version = _versions([stream])[stream]
+    events = _hand_events(table.id, number)
+    if not events:
+        raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}", status=404,
+                         hand_id=hand_id)
+    started = events[0].payload
+    state = _start_state(started)
+    status = "running"
+    for event in events[1:]:
+        p = event.payload
+        if event.type == ACTION_TAKEN:
+            state = _advance(state, Step(p["seat"], p["kind"], p["amount_minor"],
+                                         p.get("open_pair", False)))
+        elif event.type == HAND_SETTLED:
+            status = "settled"
+        elif event.type == HAND_VOIDED:
+            status = "voided"
+        elif event.type == HAND_DISPUTED:
+            status = "disputed"
+    return HandContext(table, number, started, state, status, version)
+
+
+def _start_state(started: Mapping[str, Any]) -> engine.HandState:
+    blinds = started.get("blind_seats")
+    missed = {int(n): v for n, v in (started.get("missed_blinds") or {}).items()}
+    return engine.start_hand(started["variant"], started["structure"],
+                             engine.Stakes(**started["stakes"]),
+                             {int(n): v for n, v in started["stacks_minor"].items()},
+                             started["button"],
+                             blind_seats=tuple(blinds) if blinds else None,
+                             straddles=started.get("straddles", 0),
+                             first_seat=started.get("first_seat"),
+                             missed_blinds=missed or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One entry of a hand's history: a player action, or opening a stud street."""
+
+    seat: int
+    kind: str
+    amount_minor: int | None = None
+    open_pair: bool = False
+
+
+def _advance(state: engine.HandState, step: Step) -> engine.HandState:
+    if step.kind == OPEN_STREET:
+        return engine.open_street(state, first_seat=step.seat, open_pair=step.open_pair)
+    if step.kind == MUCK:
+        return engine.muck(state, step.seat)
+    return engine.apply(state, engine.Action(step.seat, step.kind, step.amount_minor))
+
+
+def _live(state: engine.HandState) -> dict[str, Any]:
+    """What an event records of the engine state after it (for the projection)."""
+    return {"phase": str(state.phase), "to_act": state.to_act, "pot_minor": state.pot_minor,
+            "street": state.street.name,
+            "stacks_minor_live": {str(p.seat): p.stack_minor for p in state.players}}
+
+
+def _rulebook(place: Venue, at: dt.datetime) -> RulebookVersion:
+    return rules.rulebook_in_force(place.rulebook_id, _local_date(place, at))
+
+
+def _local_date(place: Venue, at: dt.datetime) -> dt.date:
+    return at.astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
+
+
+def _figures(rulebook: RulebookVersion, on: dt.date) -> dict[str, tuple[Any, str]]:
+    """The rulebook's figures in force on a venue-local day: key -> (value, cite)."""
+    return {row.figure_key: (row.value, row.cite)
+            for row in Figure.objects.filter(rulebook=rulebook)
+            if row.effective_from is None or row.effective_from <= on}
+
+
+def _versions(streams: Sequence[str]) -> dict[str, int]:
+    found = dict(Stream.objects.filter(name__in=streams).values_list("name", "version"))
+    return {stream: found.get(stream, 0) for stream in streams}
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredEvent:
+    type: str
+    payload: Mapping[str, Any]
+
+
+def _hand_events(table_id: str, number: int) -> list[_StoredEvent]:
+    rows = (Event.objects.filter(stream=hand_stream(table_id, number))
+            .exclude(type__in=(ACTION_REJECTED, ALERT_RAISED)).order_by("version")
+            .values_list("type", "payload"))
+    return [_StoredEvent(t, p) for t, p in rows]
+
+
+def _hand_final(events: Sequence[_StoredEvent]) -> bool:
+    return any(e.type in (HAND_SETTLED, HAND_VOIDED) for e in events)
+
+
+def _check_running(ctx: HandContext) -> None:
+    if ctx.status in ("settled", "voided"):
+        raise _finished(ctx)
+    if ctx.status == "disputed":
+        raise PokerError(Code.HAND_DISPUTED,
+                         f"hand {ctx.hand_id} is disputed: it settles only by a decision,"
+                         " or is voided", status=409, hand_id=ctx.hand_id)
+
+
+def _finished(ctx: HandContext) -> PokerError:
+    return PokerError(Code.HAND_FINISHED, f"hand {ctx.hand_id} is {ctx.status}",
+                      status=409, hand_id=ctx.hand_id, state=ctx.status)
+
+
+def _hand_running(table_id: str, number: int) -> PokerError:
+    return PokerError(Code.HAND_IN_PROGRESS,
+                      f"hand {hand_id_of(table_id, number)} is running: no chips are added"
+                      " or removed until it ends", status=409,
+                      hand_id=hand_id_of(table_id, number), cite="000:L281")
+
+
+def _check_means(method: str, field: str) -> None:
+    if method not in MEANS:
+        raise PokerError(Code.INVALID_REQUEST, f"{field} must be one of {', '.join(MEANS)}",
+                         status=400, field=field)
+
+
+def _check_amount(amount_minor: int) -> None:
+    if type(amount_minor) is not int or amount_minor <= 0:
+        raise PokerError(Code.INVALID_REQUEST, "amount_minor must be a positive integer",
+                         status=400, field="amount")
+
+
+def _check_seat_number(table: Table, seat: int, field: str = "seat") -> None:
+    if type(seat) is not int or not 1 <= seat <= table.seats_max:
+        raise PokerError(Code.INVALID_REQUEST,
+                         f"{field} must be a seat from 1 to {table.seats_max}", status=400,
+                         field=field)
+
+
+def _means_account(method: str, player_id: str, venue: str) -> str:
+    return gaming_account(player_id) if method == "account" else cage_cash(venue)
+
+
+def _insufficient(account: str, balance: int, amount_minor: int) -> PokerError:
+    return PokerError(Code.INSUFFICIENT_FUNDS,
+                      f"the gaming account holds {balance}, less than the {amount_minor}"
+                      " asked; there is no credit (002:L3033)", account=account,
+                      balance_minor=balance, amount_minor=amount_minor, cite="002:L3033")
+
+
+def _rejection(event_type: str, stream: str, refusal: PokerError,
+               request: Mapping[str, Any], *, place: Venue, at: dt.datetime) -> Rejection:
+    """A refusal by a poker rule: the event the runner records under the key, and the error."""
+    payload = {**request, "code": str(refusal.code), "message": refusal.message,
+               "status": refusal.status, "details": _json(refusal.details)}
+    event = NewEvent(stream=stream, type=event_type, payload=payload,
+                     schema_version=SCHEMA_VERSION, occurred_at=at,
+                     gaming_day=venue_day(place, at))
+    return Rejection(event, lambda position: refusal)
+
+
+def _json(details: Mapping[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in details.items():
+        if isinstance(value, (tuple, set, frozenset)):
+            value = list(value)
+        out[key] = value
+    return out
+
+
+def _account_terms(code: str, *, venue: Venue, table_id: str, at: dt.datetime | None = None
+                   ) -> dict[str, Any]:
+    """Return the type, name and constraints an account of poker opens with.
+
+    `at` dates the ceiling of a gaming account opened by a cash-out.
+    """
+    currency = venue.currency
+    if code == table_stacks(table_id):
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Chips on table {table_id}", must_not_go_negative=True)
+    if code == house_rake(venue.code):
+        return dict(code=code, type=AccountType.REVENUE, currency=currency,
+                    name=f"Poker rake at {venue.code}")
+    if code == jackpot_pending(venue.code):
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Jackpot drops pending at {venue.code}", must_not_go_negative=True)
+    if code == cage_cash(venue.code):
+        # The cage's own terms (casino/cage/commands.py): cash has no floor.
+        return dict(code=code, type=AccountType.ASSET, currency=currency,
+                    name=f"Cage cash at {venue.code}")
+    if code.startswith("player/") and code.endswith("/account"):
+        # A cash-out to an account the cage never opened: the cage's terms.
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Gaming account of player {code.split('/')[1]}",
+                    must_not_go_negative=True,
+                    balance_max_minor=account_ceiling(_local_date(venue, at)))
+    raise InvariantViolation(f"poker does not open account {code}")
+
+
+def _table_result(event: RecordedEvent, *, replayed: bool) -> TableResult:
+    p = event.payload
+    return TableResult(
+        table_id=p["table_id"], venue=p["venue"], currency=p["currency"],
+        rulebook=p["rulebook"], variant=p["variant"], structure=p["structure"],
+        stakes=p["stakes"], seats_max=p["seats_max"], buy_in_minor_min=p["buy_in_minor_min"],
+        buy_in_minor_max=p["buy_in_minor_max"], rake=p["rake"], drop=p["drop"],
+        jackpot=p["jackpot"], position=event.position, banzai=p.get("banzai", False),
+        jackpot_time_fee=p.get("jackpot_time_fee"), replayed=replayed)
+
+
+def _seat_result(event: RecordedEvent, *, replayed: bool) -> SeatResult:
+    p = event.payload
+    bought = event.type == PLAYER_BOUGHT_IN
+    return SeatResult(
+        event_type=event.type, table_id=p["table_id"], seat=p["seat"],
+        player_id=p["player_id"], amount_minor=p["amount_minor"],
+        method=p["paid_with"] if bought else p["paid_to"],
+        stack_minor=p["stack_minor_after"] if bought else 0, position=event.position,
+        replayed=replayed)
+
+
+def _hand_result(events: Sequence[RecordedEvent], *, replayed: bool) -> HandResult:
+    """Describe the hand as the last of the written hand events left it."""
+    hand_events = [e for e in events if e.type != ALERT_RAISED]
+    last = hand_events[-1]
+    p = last.payload
+    table_id, number = parse_hand_id(p["hand_id"])
+    state, phase = {
+        HAND_SETTLED: ("settled", "complete"),
+        HAND_VOIDED: ("voided", "complete"),
+        HAND_DISPUTED: ("disputed", "showdown"),
+    }.get(last.type, (None, p.get("phase")))
+    if state is None:
+        state = {"showdown": "showdown", "complete": "settled"}.get(phase, "betting")
+    stacks = p.get("stacks_minor_after") or p.get("stacks_minor_live") or {}
+    return HandResult(
+        hand_id=p["hand_id"], table_id=table_id, number=number, state=state, phase=phase,
+        to_act=p.get("to_act") if last.type in (HAND_STARTED, ACTION_TAKEN) else None,
+        pot_minor=p.get("pot_minor", 0),
+        stacks_minor={int(k): v for k, v in stacks.items()},
+        rake_minor=p["rake"]["total_minor"] if "rake" in p else 0,
+        drop_minor=p["drop"]["total_minor"] if "drop" in p else 0,
+        awards_verified=_int_keys(p.get("awards_verified")),
+        awards_claimed=_int_keys(p.get("awards_claimed")),
+        positions=tuple(e.position for e in events), replayed=replayed)
+
+
+def _int_keys(mapping: Mapping[str, int] | None) -> dict[int, int] | None:
+    return None if mapping is None else {int(k): v for k, v in mapping.items()}
+
+
+def _raise_recorded_refusal(first: RecordedEvent) -> None:
+    p = first.payload
+    raise PokerError(p["code"], p["message"], status=p["status"], **p["details"])

@@ -1,0 +1,326 @@
+"""Seats: buy-ins and cash-outs, between hands (000:L281)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
+
+from casino.cage.credits import PlayerCredit, accounts_to_open, credit_players
+from casino.cage.events import OVERFLOW_KEY
+from casino.compliance.checks import AttemptContext, Verdict, run_checks
+from casino.compliance.pipeline import Attempt, load_context, rejection, verdict_record
+from casino.rules import queries as rules
+from casino.rules.models import RulebookVersion, Venue
+from casino.rules.queries import venue_day
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
+from ledger import NewEvent, Posting, RecordedEvent
+from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
+from ledger.models import Account
+
+from .. import evening
+from ..errors import PokerError, PokerErrorCode as Code
+from ..events import (
+    BUY_IN_REJECTED,
+    PLAYER_BOUGHT_IN,
+    PLAYER_CASHED_OUT,
+    SCHEMA_VERSION,
+    table_stacks,
+    table_stream,
+)
+from ..models import PlayerBanzaiMove, PlayerEvening, Seat
+from .base import (
+    PVP_GAME,
+    SOURCE,
+    SeatResult,
+    TableContext,
+    _account_terms,
+    _call,
+    _check_amount,
+    _check_means,
+    _check_seat_number,
+    _figures,
+    _hand_running,
+    _insufficient,
+    load_table,
+    _local_date,
+    _means_account,
+    _raise_recorded_refusal,
+    _rejection,
+    _seat_result,
+)
+
+
+def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
+           paid_with: str = "account", actor: str, idempotency_key: str | None = None,
+           at: dt.datetime | None = None) -> SeatResult:
+    """Move money from the player's gaming account (or cash) onto a seat's stack.
+
+    A first buy-in is between the table's minimum and maximum; a top-up
+    between hands may not take the stack over the maximum (000:L545-546), and
+    a stack under one big blind must be topped up by at least the minimum
+    (000:L541-543). Refused while a hand runs (000:L281). A refusal by these
+    rules is recorded (`poker.buy_in_rejected`) and raised as PokerError; the
+    compliance pipeline's (identity, age, self-exclusion) as AttemptRejected.
+    Not enough in the gaming account: `poker.insufficient_funds`, nothing
+    written.
+    """
+    arguments = {"table_id": table_id, "seat": seat, "player_id": player_id,
+                 "amount_minor": amount_minor, "paid_with": paid_with}
+    return run(BUY_IN, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class BuyInContext:
+    """A buy-in: the table, the refusal by a poker or compliance rule, the means."""
+
+    table: TableContext
+    place: Venue
+    at: dt.datetime
+    day: dt.date
+    seat: int
+    player_id: str
+    amount_minor: int
+    paid_with: str
+    means: str
+    means_missing: bool
+    failure: PokerError | None
+    short: bool
+    attempt: Attempt | None
+    compliance: AttemptContext | None
+    verdict: Verdict | None
+
+
+class BuyIn(BaseCommand[BuyInContext, SeatResult]):
+    name = "poker.buy_in"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> BuyInContext:
+        seat, player_id = arguments["seat"], arguments["player_id"]
+        amount_minor, paid_with = arguments["amount_minor"], arguments["paid_with"]
+        _check_means(paid_with, "paid_with")
+        _check_amount(amount_minor)
+        at = call.moment()
+        ctx = load_table(arguments["table_id"])
+        table = ctx.table
+        _check_seat_number(table, seat)
+        place = rules.venue(table.venue)
+        day = venue_day(place, at)
+        failure, short = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
+                                         amount_minor=amount_minor, at=at, day=day)
+        attempt = compliance = verdict = None
+        if failure is None:
+            attempt = Attempt(kind="buy_in", venue=table.venue, amount_minor=amount_minor,
+                              currency=table.currency, player_id=player_id, game=PVP_GAME,
+                              category="pvp", at=at)
+            compliance = load_context(attempt)
+            verdict = run_checks(compliance)
+        means = _means_account(paid_with, player_id, table.venue)
+        means_missing = (paid_with == "account"
+                         and not Account.objects.filter(code=means).exists())
+        return BuyInContext(table=ctx, place=place, at=at, day=day, seat=seat,
+                            player_id=player_id, amount_minor=amount_minor,
+                            paid_with=paid_with, means=means, means_missing=means_missing,
+                            failure=failure, short=short, attempt=attempt,
+                            compliance=compliance, verdict=verdict)
+
+    def check(self, context: BuyInContext) -> Rejection | None:
+        if context.failure is not None:
+            return _rejection(BUY_IN_REJECTED, table_stream(context.table.table.id),
+                              context.failure,
+                              {"table_id": context.table.table.id, "seat": context.seat,
+                               "player_id": context.player_id,
+                               "amount_minor": context.amount_minor},
+                              place=context.place, at=context.at)
+        if not context.verdict.allowed:
+            return rejection(context.attempt, context.compliance, context.verdict)
+        return None
+
+    def decide(self, context: BuyInContext) -> Decision:
+        if context.means_missing:
+            raise _insufficient(context.means, 0, context.amount_minor)
+        ctx, amount = context.table, context.amount_minor
+        table = ctx.table
+        event = NewEvent(
+            stream=table_stream(table.id), type=PLAYER_BOUGHT_IN,
+            payload={"table_id": table.id, "seat": context.seat,
+                     "player_id": context.player_id, "amount_minor": amount,
+                     "paid_with": context.paid_with,
+                     "stack_minor_after": ctx.seats[context.seat].stack_minor + amount,
+                     "short": context.short, "verdict": verdict_record(context.verdict)},
+            postings=(Posting(context.means, amount, table.currency),
+                      Posting(table_stacks(table.id), -amount, table.currency)),
+            schema_version=SCHEMA_VERSION, occurred_at=context.at, gaming_day=context.day)
+        return Decision([event], ctx.versions,
+                        accounts=[_account_terms(context.means, venue=context.place,
+                                                 table_id=table.id, at=context.at)])
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> SeatResult:
+        if events[0].type == BUY_IN_REJECTED:
+            _raise_recorded_refusal(events[0])
+        return _seat_result(events[0], replayed=replayed)
+
+    def refusal(self, context: BuyInContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, InsufficientFunds):
+            return _insufficient(context.means, error.details.get("balance_minor", 0),
+                                 context.amount_minor)
+        return None
+
+
+BUY_IN = BuyIn()
+
+
+def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_minor: int,
+                    at: dt.datetime, day: dt.date) -> tuple[PokerError | None, bool]:
+    """Why this buy-in is refused, or (None, whether it is a short buy-in).
+
+    The seat rules first (a hand running, the seat taken, the player at
+    another seat), then the buy-in range and the evening's rules
+    (casino/poker/evening.py) with the summary of the player's earlier moves,
+    read by key from the projection, and only the parts the rulebook's rules
+    need: the cost does not grow with the player's moves.
+    """
+    table = ctx.table
+    if ctx.last_hand_running:
+        return _hand_running(table.id, ctx.last_hand), False
+    sitting = ctx.seats[seat]
+    if sitting.player_id and sitting.player_id != player_id:
+        return PokerError(Code.SEAT_TAKEN, f"seat {seat} is taken", status=409,
+                          seat=seat), False
+    elsewhere = [n for n, s in ctx.seats.items() if s.player_id == player_id and n != seat]
+    if elsewhere:
+        return PokerError(Code.NOT_SEATED_HERE,
+                          f"the player sits at seat {elsewhere[0]} of this table",
+                          status=409, seat=elsewhere[0]), False
+    rulebook = RulebookVersion.objects.get(key=table.rulebook)
+    rules_tonight = evening.EveningRules.from_figures(_figures(rulebook, day))
+    terms = evening.TableTerms(
+        table_id=table.id, structure=table.structure,
+        small_blind_minor=table.stakes["small_blind_minor"],
+        big_blind_minor=evening.opening_unit(table.stakes),
+        buy_in_minor_min=table.buy_in_minor_min, buy_in_minor_max=table.buy_in_minor_max,
+        banzai=table.banzai, rulebook=table.rulebook)
+    tonight, banzai_now = evening.Evening(), 0
+    if rules_tonight.one_stack is not None or rules_tonight.short is not None:
+        row = PlayerEvening.objects.filter(
+            key=PlayerEvening.key_of(player_id, table.venue, day)).first()
+        if row is not None:
+            tonight = evening.Evening(row.buy_ins, row.short_buy_ins,
+                                      {s: evening.move_from(m)
+                                       for s, m in row.last_moves.items()})
+    if table.banzai and rules_tonight.banzai is not None:
+        last = PlayerBanzaiMove.objects.filter(
+            key=PlayerBanzaiMove.key_of(player_id, table.venue)).first()
+        if last is not None:
+            tonight = replace(tonight, last_banzai=evening.move_from(last.move))
+        banzai_now = Seat.objects.filter(
+            player_id=player_id, table__banzai=True, table__venue=table.venue,
+            table__stakes=table.stakes).exclude(table=table).count()
+    try:
+        verdict = evening.check_buy_in(
+            rules_tonight, terms, amount_minor=amount_minor,
+            stack_minor=sitting.stack_minor if sitting.player_id else 0,
+            sitting_down=not sitting.player_id, evening=tonight,
+            banzai_tables_now=banzai_now, at=at)
+    except PokerError as refusal:
+        return refusal, False
+    return None, verdict.short
+
+
+def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "account",
+             actor: str, idempotency_key: str | None = None,
+             at: dt.datetime | None = None) -> SeatResult:
+    """Take a seat's whole stack off the table into the gaming account (or cash).
+
+    The player leaves the seat. Refused while a hand runs (000:L281): 409,
+    nothing written. Into the account, the stack is credited up to the
+    account's ceiling and the rest goes to `bank/<venue>/payouts_due`, owed
+    to the player's bank account, with an `overflow` block in the payload
+    (ray-online decision online.account.balance_overflow, 002:L3068-3070).
+    """
+    arguments = {"table_id": table_id, "seat": seat, "player_id": player_id,
+                 "paid_to": paid_to}
+    return run(CASH_OUT, arguments, _call(actor, idempotency_key, at))
+
+
+@dataclass(frozen=True, slots=True)
+class CashOutContext:
+    """A cash-out: the table, the seat's stack and how it is credited."""
+
+    table: TableContext
+    place: Venue
+    at: dt.datetime
+    seat: int
+    player_id: str
+    paid_to: str
+    amount_minor: int
+    means: str
+    credit: PlayerCredit | None
+    accounts: Sequence[Mapping[str, Any]]
+
+
+class CashOut(BaseCommand[CashOutContext, SeatResult]):
+    name = "poker.cash_out"
+    source = SOURCE
+    # A deposit committed after the ceiling split was read
+    # (casino/cage/credits.py): split again from a new read.
+    retry_on = (BalanceMaxExceeded,)
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> CashOutContext:
+        seat, player_id, paid_to = arguments["seat"], arguments["player_id"], arguments["paid_to"]
+        _check_means(paid_to, "paid_to")
+        at = call.moment()
+        ctx = load_table(arguments["table_id"])
+        table = ctx.table
+        _check_seat_number(table, seat)
+        place = rules.venue(table.venue)
+        if ctx.last_hand_running:
+            raise _hand_running(table.id, ctx.last_hand)
+        sitting = ctx.seats[seat]
+        if not sitting.player_id:
+            raise PokerError(Code.SEAT_EMPTY, f"seat {seat} is empty", status=409, seat=seat)
+        if sitting.player_id != player_id:
+            raise PokerError(Code.NOT_SEATED_HERE, f"seat {seat} is not this player's",
+                             status=409, seat=seat)
+        amount = sitting.stack_minor
+        means = _means_account(paid_to, player_id, table.venue)
+        credit = None
+        if amount and paid_to == "account":
+            # Up to the ceiling into the account, the rest owed to the bank
+            # account (decision online.account.balance_overflow, 002:L3068-3070).
+            credit = credit_players({player_id: amount}, currency=table.currency,
+                                    venue=table.venue, on=_local_date(place, at),
+                                    open_payouts_due=False)[player_id]
+        accounts: list[Mapping[str, Any]] = []
+        if amount:
+            accounts.append(_account_terms(means, venue=place, table_id=table.id, at=at))
+        if credit is not None:
+            accounts += accounts_to_open([credit])
+        return CashOutContext(table=ctx, place=place, at=at, seat=seat, player_id=player_id,
+                              paid_to=paid_to, amount_minor=amount, means=means,
+                              credit=credit, accounts=accounts)
+
+    def decide(self, context: CashOutContext) -> Decision:
+        table, amount = context.table.table, context.amount_minor
+        payload: dict[str, Any] = {"table_id": table.id, "seat": context.seat,
+                                   "player_id": context.player_id, "amount_minor": amount,
+                                   "paid_to": context.paid_to}
+        credits: tuple[Posting, ...] = ((Posting(context.means, -amount, table.currency),)
+                                        if amount else ())
+        if context.credit is not None:
+            credits = context.credit.postings
+            if context.credit.overflow is not None:
+                payload[OVERFLOW_KEY] = [context.credit.overflow]
+        postings = ((Posting(table_stacks(table.id), amount, table.currency), *credits)
+                    if amount else ())
+        event = NewEvent(
+            stream=table_stream(table.id), type=PLAYER_CASHED_OUT, payload=payload,
+            postings=postings, schema_version=SCHEMA_VERSION, occurred_at=context.at,
+            gaming_day=venue_day(context.place, context.at))
+        return Decision([event], context.table.versions, accounts=context.accounts)
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> SeatResult:
+        return _seat_result(events[0], replayed=replayed)
+
+
+CASH_OUT = CashOut()
