@@ -60,6 +60,11 @@ OCCURRED_AT_SKEW_MAX = dt.timedelta(seconds=30)
 # request by casino.middleware.BusinessTimeMiddleware.
 _client_time: ContextVar[dt.datetime | None] = ContextVar("casino_client_time", default=None)
 
+# Whether each write run for the request being served was a replay, so the
+# API answers `Idempotent-Replayed: true` whatever view served it
+# (casino.middleware.WriteRequestMiddleware reads and resets it).
+_replays: ContextVar[tuple[bool, ...]] = ContextVar("casino_replays", default=())
+
 ContextT = TypeVar("ContextT")
 ResultT = TypeVar("ResultT")
 
@@ -125,6 +130,10 @@ class Decision:
     expected_versions: Mapping[str, int] = field(default_factory=dict)
     accounts: Sequence[Mapping[str, Any]] = ()
     after_commit: Sequence[Callable[[], None]] = ()
+    # Nothing to write because what was asked is already on the record (a
+    # day another client closed): the recorded events answer, via
+    # `Command.answer_existing`, and nothing is appended.
+    existing: Sequence[RecordedEvent] = ()
 
 
 class Command(Protocol[ContextT, ResultT]):
@@ -160,6 +169,10 @@ class BaseCommand(Generic[ContextT, ResultT]):
     def refusal(self, context: ContextT, error: LedgerError) -> Exception | None:
         return None
 
+    def answer_existing(self, events: Sequence[RecordedEvent]) -> ResultT:
+        """Answer with events already on the record that this request asked for."""
+        return self.answer(events, replayed=True)
+
     def venue_of(self, context: ContextT) -> Any:
         """Return the venue a write is about (None: none), for the closed-day check.
 
@@ -180,8 +193,20 @@ def set_client_time(at: dt.datetime | None) -> None:
 
 
 def reset_client_time() -> None:
-    """Forget the client's business time (at the start and end of every request)."""
+    """Forget the client's business time and replays (start and end of every request)."""
     _client_time.set(None)
+    _replays.set(())
+
+
+def replays() -> tuple[bool, ...]:
+    """Whether each write run in this request was a replay, in order."""
+    return _replays.get()
+
+
+def _answered(command: Command[ContextT, ResultT], events: Sequence[RecordedEvent],
+              replayed: bool) -> ResultT:
+    _replays.set(_replays.get() + (replayed,))
+    return command.answer(events, replayed=replayed)
 
 
 _closed_day_lookups: list[Callable[[str], dt.date | None]] = []
@@ -215,10 +240,14 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
     (`idempotency_key_reused`, `concurrent_update`, `occurred_at_in_future`)
     and the ledger's refusals the command does not translate.
     """
-    request = fingerprint(command, arguments)
     client_at = _client_time.get()
     if client_at is not None and call.at is None:
         call = replace(call, at=client_at, at_from_client=True)
+    request = fingerprint(command, arguments)
+    if call.at_from_client:
+        # The business time a client sent is part of its request: the same
+        # key with another occurred_at is another request.
+        request["occurred_at"] = call.at.isoformat()
     if call.key is not None:
         recorded = recorded_request(call.key)
         if recorded is not None:
@@ -236,6 +265,10 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
         if rejection is not None:
             _record_rejection(command, rejection, request, call, metadata)
         decision = command.decide(context)
+        if not decision.events:
+            if not decision.existing:
+                raise InvariantViolation(f"{command.name} decided nothing to write or answer")
+            return command.answer_existing(decision.existing)
         _check_gaming_days(command, decision.events)
         try:
             result = _append(decision, request, call, metadata)
@@ -253,7 +286,7 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
         if not result.replayed:
             for effect in decision.after_commit:
                 effect()
-        return command.answer(result.events, replayed=result.replayed)
+        return _answered(command, result.events, result.replayed)
     raise RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
                       "the records this request depends on changed each time it was tried;"
                       " send it again", status=409, attempts=ATTEMPTS_MAX)
@@ -312,6 +345,7 @@ def _replay(command: Command[ContextT, ResultT], request: Mapping[str, Any], key
             recorded_fingerprint: str, events: Sequence[RecordedEvent]) -> ResultT:
     if recorded_fingerprint != request_fingerprint(request):
         raise _key_reused(key)
+    _replays.set(_replays.get() + (True,))
     for replayer in _refusal_replayers:
         replayer(events)
     return command.answer(events, replayed=True)

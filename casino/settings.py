@@ -90,7 +90,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "casino.middleware.BusinessTimeMiddleware",
+    "casino.middleware.WriteRequestMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"

@@ -7,10 +7,9 @@ are passed by.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Sequence
 
-from django.db.models import F
+from django.db import connection
 
 from ledger import RecordedEvent
 
@@ -45,20 +44,28 @@ class CageDayProjection:
         CageDay.objects.all().delete()
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
-        for event in events:
-            if event.schema_version < SCHEMA_VERSION:
-                continue
-            p = event.payload
-            key = f"{p['venue']}/{p['gaming_day']}"
-            CageDay.objects.get_or_create(
-                key=key,
-                defaults={"venue": p["venue"],
-                          "gaming_day": dt.date.fromisoformat(p["gaming_day"]),
-                          "currency": p["currency"], "last_position": event.position},
-            )
-            column = COLUMNS[(event.type, p["method"])]
-            CageDay.objects.filter(key=key).update(
-                **{column: F(column) + p["amount_minor"]},
-                transactions=F("transactions") + 1,
-                last_position=event.position,
-            )
+        """Add each cage event to its venue day: one upsert per event."""
+        with connection.cursor() as cursor:
+            for event in events:
+                if event.schema_version < SCHEMA_VERSION:
+                    continue
+                p = event.payload
+                column = COLUMNS[(event.type, p["method"])]
+                amounts = [p["amount_minor"] if name == column else 0 for name in AMOUNT_COLUMNS]
+                cursor.execute(UPSERT.format(column=column),
+                               [f"{p['venue']}/{p['gaming_day']}", p["venue"], p["gaming_day"],
+                                p["currency"], *amounts, event.position])
+
+
+AMOUNT_COLUMNS = tuple(dict.fromkeys(COLUMNS.values()))
+# One statement per event (a get_or_create and an update cost four with
+# their savepoints). `column` comes from COLUMNS, never from a payload.
+UPSERT = (
+    "INSERT INTO cage_cageday (key, venue, gaming_day, currency, "
+    + ", ".join(AMOUNT_COLUMNS) + ", transactions, last_position)"
+    " VALUES (%s, %s, %s::date, %s, " + ", ".join(["%s"] * len(AMOUNT_COLUMNS))
+    + ", 1, %s)"
+    " ON CONFLICT (key) DO UPDATE SET {column} = cage_cageday.{column} + EXCLUDED.{column},"
+    " transactions = cage_cageday.transactions + 1,"
+    " last_position = EXCLUDED.last_position"
+)

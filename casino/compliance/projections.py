@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Sequence
 
+from django.db import connection
 from django.db.models import F
 
 from ledger import RecordedEvent
@@ -58,34 +58,55 @@ class ActivityProjection:
         CashActivity.objects.all().delete()
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
+        """Add the batch's activity and cash, summed per row, in one upsert each."""
+        wagers: dict[str, list] = {}
+        cash_rows: dict[str, list] = {}
         for event in events:
             activity = event.payload.get("activity")
             if activity is not None:
                 key = (f"{activity['player']}/{activity['venue']}/{activity['day']}/"
                        f"{activity['category']}")
-                row, _ = PlayerActivity.objects.get_or_create(
-                    key=key,
-                    defaults={"player_id": activity["player"], "venue": activity["venue"],
-                              "day": dt.date.fromisoformat(activity["day"]),
-                              "category": activity["category"]},
-                )
-                PlayerActivity.objects.filter(key=key).update(
-                    staked_minor=F("staked_minor") + activity.get("staked_minor", 0),
-                    won_minor=F("won_minor") + activity.get("won_minor", 0),
-                )
+                row = wagers.setdefault(key, [activity["player"], activity["venue"],
+                                              activity["day"], activity["category"], 0, 0])
+                row[4] += activity.get("staked_minor", 0)
+                row[5] += activity.get("won_minor", 0)
             cash = event.payload.get("cash")
             if cash is not None:
                 key = f"{cash['player']}/{cash['venue']}/{cash['gaming_day']}"
-                CashActivity.objects.get_or_create(
-                    key=key,
-                    defaults={"player_id": cash["player"], "venue": cash["venue"],
-                              "gaming_day": dt.date.fromisoformat(cash["gaming_day"])},
-                )
-                CashActivity.objects.filter(key=key).update(
-                    total_minor=F("total_minor") + cash["amount_minor"],
-                    transactions=F("transactions") + 1,
-                    near_threshold=F("near_threshold") + (1 if cash.get("near_threshold") else 0),
-                )
+                row = cash_rows.setdefault(key, [cash["player"], cash["venue"],
+                                                 cash["gaming_day"], 0, 0, 0])
+                row[3] += cash["amount_minor"]
+                row[4] += 1
+                row[5] += 1 if cash.get("near_threshold") else 0
+        with connection.cursor() as cursor:
+            if wagers:
+                cursor.execute(WAGERS_UPSERT, [list(wagers), *map(list, zip(*wagers.values()))])
+            if cash_rows:
+                cursor.execute(CASH_UPSERT, [list(cash_rows),
+                                             *map(list, zip(*cash_rows.values()))])
+
+
+# One statement per batch for each table (a get_or_create and an update per
+# event cost five, savepoints included, on every stake and cash payment).
+WAGERS_UPSERT = """
+INSERT INTO compliance_playeractivity
+    (key, player_id, venue, day, category, staked_minor, won_minor)
+SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::date[], %s::text[],
+                     %s::bigint[], %s::bigint[])
+ON CONFLICT (key) DO UPDATE SET
+    staked_minor = compliance_playeractivity.staked_minor + EXCLUDED.staked_minor,
+    won_minor = compliance_playeractivity.won_minor + EXCLUDED.won_minor
+"""
+CASH_UPSERT = """
+INSERT INTO compliance_cashactivity
+    (key, player_id, venue, gaming_day, total_minor, transactions, near_threshold)
+SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::date[], %s::bigint[],
+                     %s::int[], %s::int[])
+ON CONFLICT (key) DO UPDATE SET
+    total_minor = compliance_cashactivity.total_minor + EXCLUDED.total_minor,
+    transactions = compliance_cashactivity.transactions + EXCLUDED.transactions,
+    near_threshold = compliance_cashactivity.near_threshold + EXCLUDED.near_threshold
+"""
 
 
 class AlertProjection:

@@ -42,6 +42,7 @@ from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent, verify_chain
 from ledger.models import Event
+from ledger.read import stream_events
 from ledger.store import stream_version
 
 from .close import compute_close
@@ -71,6 +72,9 @@ class Recorded:
     position: int
     payload: Mapping[str, Any]
     replayed: bool = False
+    # False when the event was already on the record under another request
+    # (a day another client closed): this request created nothing.
+    created: bool = True
 
 
 class _Recording(BaseCommand[dict, Recorded]):
@@ -80,6 +84,9 @@ class _Recording(BaseCommand[dict, Recorded]):
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Recorded:
         return Recorded(events[0].position, events[0].payload, replayed=replayed)
+
+    def answer_existing(self, events: Sequence[RecordedEvent]) -> Recorded:
+        return Recorded(events[0].position, events[0].payload, replayed=True, created=False)
 
 
 class CloseDay(_Recording):
@@ -97,10 +104,16 @@ class CloseDay(_Recording):
                                f"gaming day {gaming_day.isoformat()} has not ended at {venue}",
                                status=409, venue=venue, gaming_day=gaming_day.isoformat(),
                                current_gaming_day=today.isoformat())
+        if version:
+            # Closed already, under another request: the close is one per
+            # venue and day, whoever asks.
+            return {"existing": stream_events(stream)[:1]}
         return {"stream": stream, "version": version, "now": now, "today": today,
                 "payload": compute_close(venue, gaming_day).payload()}
 
     def decide(self, context: dict) -> Decision:
+        if "existing" in context:
+            return Decision((), existing=context["existing"])
         event = NewEvent(stream=context["stream"], type=DAY_CLOSED, payload=context["payload"],
                          schema_version=SCHEMA_VERSION, occurred_at=context["now"],
                          gaming_day=context["today"])
@@ -180,14 +193,20 @@ COMMANDS = {command.name: command for command in (
 
 
 def close_day(*, venue: str, gaming_day: dt.date, actor: str,
-              at: dt.datetime | None = None) -> Recorded:
+              at: dt.datetime | None = None, idempotency_key: str | None = None
+              ) -> Recorded:
     """Compute and record the close of one venue and gaming day (once).
+
+    A client's key (the API's) identifies its request; without one the
+    close is keyed by venue and day (the Celery task, the command). A day
+    closed already answers the recorded close with `created` false.
 
     Raises RulesError (unknown venue: 404), ReportsError day_not_ended (409).
     """
     return run(COMMANDS["reports.close_day"],
                {"venue": venue, "gaming_day": gaming_day.isoformat()},
-               Call(actor=actor, key=close_key(venue, gaming_day), at=at, source=SOURCE))
+               Call(actor=actor, key=idempotency_key or close_key(venue, gaming_day), at=at,
+                    source=SOURCE))
 
 
 def record_export(*, actor: str, first: dt.date, last: dt.date, format: str, part: str,

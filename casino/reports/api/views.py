@@ -128,14 +128,15 @@ class DayCloseView(APIView):
         return Response(CloseSerializer(body).data)
 
     def post(self, request: Request, venue: str, day: str) -> Response:
-        idempotency_key(request)
+        key = idempotency_key(request)
         gaming_day = _day(day, "day")
         result = commands.close_day(venue=venue, gaming_day=gaming_day,
-                                    actor=request.user.get_username())
-        body = {**result.payload, "position": result.position, "replayed": result.replayed}
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
-        return Response(CloseSerializer(body).data, status=200 if result.replayed else 201,
-                        headers=headers)
+                                    actor=request.user.get_username(), idempotency_key=key)
+        # 201 when this request (or the one it retries) closed the day; 200
+        # with `replayed` when the day was closed already by another request.
+        body = {**result.payload, "position": result.position,
+                "replayed": not result.created}
+        return Response(CloseSerializer(body).data, status=201 if result.created else 200)
 
 
 @extend_schema_view(get=extend_schema(

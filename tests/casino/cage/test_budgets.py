@@ -23,12 +23,12 @@ COMMIT = 1
 # with the runner and the rulebook cache (25 before them), so that no change
 # adds a statement unnoticed. Where the rest goes: authentication 2, key 1,
 # stream version 1, the compliance context 3 (player, limits, counters), the AML cash context 3 (cash writes), accounts 1, the
-# append 3, the projections' read-modify-write 2 or 4, the answer's balances 1.
+# append 3, the projections' upserts 1 or 2, the answer's balances 1.
 BUDGETS = {
-    ("deposits", "method", "bank"): 15,
-    ("chip-purchases", "paid_with", "cash"): 20,
-    ("chip-redemptions", "paid_to", "cash"): 20,
-    ("withdrawals", "method", "bank"): 15,
+    ("deposits", "method", "bank"): 14,
+    ("chip-purchases", "paid_with", "cash"): 18,
+    ("chip-redemptions", "paid_to", "cash"): 18,
+    ("withdrawals", "method", "bank"): 14,
 }
 
 
