@@ -12,7 +12,7 @@ from casino.roles import Role, has_role
 from ledger.admin import ReadOnlyAdmin
 
 from . import commands
-from .models import JackpotHit, JackpotPool, JackpotRollup
+from .models import JackpotHit, JackpotPool, JackpotRollup, JackpotTerms
 
 
 @admin.register(JackpotPool)
@@ -28,6 +28,15 @@ class JackpotRollupAdmin(ReadOnlyAdmin):
     list_display = ["pool", "gaming_day", "contributions", "amount_minor", "position"]
     list_filter = ["pool", "gaming_day"]
     date_hierarchy = "gaming_day"
+
+
+@admin.register(JackpotTerms)
+class JackpotTermsAdmin(ReadOnlyAdmin):
+    """The terms venues posted (decision jackpots.posted_terms): who, when, what."""
+
+    list_display = ["pool", "position", "posted_by", "posted_at", "effective_day",
+                    "base_guarantee_minor", "notice"]
+    list_filter = ["pool"]
 
 
 @admin.register(JackpotHit)

@@ -41,6 +41,16 @@ the stake, the casino funding a shortfall of the pool first
 (jackpots.progressive.shortfall); no guaranteed base. Hits of one pool go
 in the order they were recorded.
 
+Posted terms (002:L1796-1808, 003:L141-142; decision jackpots.posted_terms).
+Where a rulebook leaves a bad-beat pool's criteria, shares and base to what
+the venue posts in the gaming area (RAY casino, Olympic Tallinn), a
+compliance officer records the posted notice with `post_terms`: one
+`terms_posted` event on the pool's stream saying who posted what, when and
+from which gaming day. Until then the pool detects no hit; from then on the
+hit check reads the terms in force when a hand started, and the approval
+the terms recorded with the hit. A rulebook that fixes the terms itself
+(the Veikkaus room, 000) refuses posted terms.
+
 Payments are credited up to each gaming account's ceiling and the rest to
 `bank/<venue>/payouts_due` (decision online.account.balance_overflow,
 002:L3068-3070; casino/cage/credits.py).
@@ -99,11 +109,19 @@ from .events import (
     HIT_REJECTED,
     POOL_OPENED,
     SCHEMA_VERSION,
+    TERMS_POSTED,
     hit_key,
     progressive_hit_key,
     rollup_key,
 )
-from .models import OPEN_HIT_STATES, HitTrigger, JackpotHit, JackpotPool, JackpotRollup
+from .models import (
+    OPEN_HIT_STATES,
+    HitTrigger,
+    JackpotHit,
+    JackpotPool,
+    JackpotRollup,
+    JackpotTerms,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -480,6 +498,183 @@ def _rollup_result(event: RecordedEvent, *, replayed: bool) -> RollupResult:
 
 
 # ---------------------------------------------------------------------------
+# Posted terms
+# ---------------------------------------------------------------------------
+
+# The share names each category's posted terms give, in basis points of the
+# pool (as the Veikkaus figures jackpot.bad_beat.cat<N>.*).
+POSTED_SHARES = {1: ("loser_share", "winner_share", "others_share"),
+                 2: ("loser_share", "winner_share", "others_share_each")}
+FAMILIES = frozenset(engine.VARIANT_CRITERIA.values())
+NOTICE_LENGTH_MAX = 500
+
+
+@dataclass(frozen=True, slots=True)
+class TermsResult:
+    venue: str
+    kind: str
+    position: int
+    posted_by: str
+    effective_day: dt.date
+    replayed: bool = False
+
+
+def post_terms(*, venue: str, kind: str = BAD_BEAT, notice: str,
+               criteria: Mapping[str, Mapping[str, str]],
+               shares: Mapping[str, Mapping[str, int]], base_guarantee_minor: int,
+               actor: str, idempotency_key: str | None = None,
+               at: dt.datetime | None = None) -> TermsResult:
+    """Record the terms a venue posted for its bad-beat pool (a compliance officer).
+
+    `criteria` maps a category ("1", "2") to {variant family: threshold}
+    (families and thresholds as engine.hits names them), `shares` each
+    category to its basis points (POSTED_SHARES), `notice` says where and
+    how the venue posted them. One `terms_posted` event on the pool's
+    stream; hands started after it are checked against these terms. Only a
+    pool whose rulebook leaves the terms to the venue takes them
+    (002:L1796-1808, 003:L141-142). Raises JackpotError: invalid terms
+    (400), terms the rulebook fixes itself (409).
+    """
+    ensure_pool(venue=venue, kind=kind, actor=actor, at=at)
+    arguments = {"venue": venue, "kind": kind, "notice": notice,
+                 "criteria": {str(c): dict(f) for c, f in criteria.items()},
+                 "shares": {str(c): dict(v) for c, v in shares.items()},
+                 "base_guarantee_minor": base_guarantee_minor}
+    return run(POST_TERMS, arguments,
+               Call(actor=actor, key=idempotency_key, at=at, source=SOURCE))
+
+
+@dataclass(frozen=True, slots=True)
+class TermsContext:
+    pool: JackpotPool
+    place: Venue
+    stream: str
+    version: int
+    at: dt.datetime
+    day: dt.date
+    rulebook: RulebookVersion
+    fixed_by_rulebook: bool
+    arguments: Mapping[str, Any]
+    actor: str
+
+
+class PostTermsCommand(BaseCommand[TermsContext, TermsResult]):
+    name = "jackpots.post_terms"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> TermsContext:
+        venue, kind = arguments["venue"], arguments["kind"]
+        stream = pool_stream(venue, kind)
+        version = stream_version(stream)
+        pool = _pool(venue, kind)
+        place = rules.venue(venue)
+        at = call.moment()
+        day = venue_day(place, at)
+        rulebook = rules.rulebook_in_force(place.rulebook_id, day)
+        fixed = kind != BAD_BEAT or pool_config(rulebook, kind, day).hits_enabled
+        return TermsContext(pool=pool, place=place, stream=stream, version=version, at=at,
+                            day=day, rulebook=rulebook, fixed_by_rulebook=fixed,
+                            arguments=arguments, actor=call.actor)
+
+    def check(self, context: TermsContext) -> None:
+        if context.fixed_by_rulebook:
+            raise JackpotError(Code.TERMS_FIXED_BY_RULEBOOK,
+                               f"the terms of {context.pool.key} are fixed by rulebook"
+                               f" {context.rulebook.rulebook_id} v{context.rulebook.version};"
+                               " a venue cannot post others", status=409,
+                               venue=context.pool.venue, kind=context.pool.kind)
+        problem = terms_problem(context.arguments)
+        if problem is not None:
+            raise JackpotError(Code.INVALID_TERMS, f"posted terms refused: {problem}",
+                               status=400, venue=context.pool.venue, kind=context.pool.kind)
+
+    def decide(self, context: TermsContext) -> Decision:
+        a, pool, rulebook = context.arguments, context.pool, context.rulebook
+        payload = {"venue": pool.venue, "kind": pool.kind, "posted_by": context.actor,
+                   "notice": a["notice"], "effective_day": context.day.isoformat(),
+                   "base_guarantee_minor": a["base_guarantee_minor"],
+                   "criteria": a["criteria"], "shares": a["shares"],
+                   "rulebook": {"id": rulebook.rulebook_id, "version": rulebook.version}}
+        event = NewEvent(stream=context.stream, type=TERMS_POSTED, payload=payload,
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=context.day)
+        return Decision([event], {context.stream: context.version})
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> TermsResult:
+        event = events[0]
+        p = event.payload
+        return TermsResult(venue=p["venue"], kind=p["kind"], position=event.position,
+                           posted_by=p["posted_by"],
+                           effective_day=dt.date.fromisoformat(p["effective_day"]),
+                           replayed=replayed)
+
+
+POST_TERMS = PostTermsCommand()
+
+
+def terms_problem(arguments: Mapping[str, Any]) -> str | None:
+    """What is wrong with posted terms, or None (pure)."""
+    notice = arguments["notice"]
+    if not isinstance(notice, str) or not notice.strip() or len(notice) > NOTICE_LENGTH_MAX:
+        return f"give the posted notice (1 to {NOTICE_LENGTH_MAX} characters)"
+    base = arguments["base_guarantee_minor"]
+    if not isinstance(base, int) or isinstance(base, bool) or base < 0:
+        return "base_guarantee_minor must be a whole number of cents, 0 or more"
+    criteria, shares = arguments["criteria"], arguments["shares"]
+    if not criteria:
+        return "give the trigger criteria of at least one category"
+    if set(criteria) != set(shares):
+        return "give shares for exactly the categories that have criteria"
+    for category, families in criteria.items():
+        if category not in {str(c) for c in POSTED_SHARES}:
+            return f"unknown category {category!r}"
+        if not families:
+            return f"category {category} names no game"
+        for family, threshold in families.items():
+            if family not in FAMILIES:
+                return f"unknown game family {family!r}"
+            try:
+                engine.threshold_value(family, threshold)
+            except ValueError:
+                return f"unknown threshold {threshold!r}"
+        names = POSTED_SHARES[int(category)]
+        given = shares[category]
+        if set(given) != set(names):
+            return f"category {category} shares are {', '.join(names)}"
+        if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in given.values()):
+            return f"category {category} shares must be basis points, 0 or more"
+        if given["loser_share"] + given["winner_share"] + given[names[2]] > BASIS_POINTS_WHOLE:
+            return f"category {category} shares add up to more than the pool"
+    return None
+
+
+def terms_in_force(pool: JackpotPool, *, before_position: int) -> JackpotTerms | None:
+    """The venue's latest posted terms recorded before a position (a hand's start)."""
+    return (JackpotTerms.objects.filter(pool_id=pool.key, position__lt=before_position)
+            .order_by("-position").first())
+
+
+def posted_criteria(terms: JackpotTerms, variant: str) -> list[engine.Criteria]:
+    """The variant's triggers from posted terms, cited to the posting."""
+    family = engine.VARIANT_CRITERIA.get(variant)
+    cite = f"posted by {terms.posted_by}, position {terms.position}"
+    return [engine.Criteria(int(category), families[family],
+                            engine.threshold_value(family, families[family]), cite)
+            for category, families in sorted(terms.criteria.items())
+            if family in families]
+
+
+def posted_share_rule(terms: JackpotTerms, category: int) -> engine.ShareRule:
+    """A category's percentages from posted terms (as share_rule from figures)."""
+    given = terms.shares[str(category)]
+    if category == 1:
+        return engine.ShareRule(1, given["loser_share"], given["winner_share"],
+                                others_total_bp=given["others_share"])
+    return engine.ShareRule(2, given["loser_share"], given["winner_share"],
+                            other_each_bp=given["others_share_each"])
+
+
+# ---------------------------------------------------------------------------
 # Hits
 # ---------------------------------------------------------------------------
 
@@ -557,10 +752,17 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
     pool = _pool(venue, kind)
     rulebook = rules.rulebook_in_force(pool.rulebook_id, settled.gaming_day)
     config = pool_config(rulebook, kind, settled.gaming_day)
-    if not config.hits_enabled:
-        return None
+    terms = None
+    if config.hits_enabled:
+        criteria = criteria_for(rulebook, variant, settled.gaming_day)
+    else:
+        # The venue's posted terms when the hand started, if any were
+        # posted (decision jackpots.posted_terms); none: no rule pays.
+        terms = terms_in_force(pool, before_position=started_row.position)
+        if terms is None:
+            return None
+        criteria = posted_criteria(terms, variant)
     players = {str(seat): player for seat, player in started["players"].items()}
-    criteria = criteria_for(rulebook, variant, settled.gaming_day)
     verdict = engine.detect(
         variant=variant, board=p.get("board"),
         hands={int(seat): cards for seat, cards in (p.get("hands") or {}).items()},
@@ -582,6 +784,8 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
                   for h in hit.hands],
         "rulebook": {"id": rulebook.rulebook_id, "version": rulebook.version},
     }
+    if terms is not None:
+        payload["terms_position"] = terms.position
     result = run(RECORD_HIT["hit_check"], {"hand_id": hand_id, "hit": payload},
                  Call(actor="system", key=hit_key(hand_id), at=settled.occurred_at,
                       source=SOURCE))
@@ -781,6 +985,9 @@ class ApproveHitCommand(BaseCommand[ApproveContext, HitResult]):
         if hit.trigger == HitTrigger.PROGRESSIVE:
             cap = rules.win_limit(rulebook)
             rule, win_max = None, cap.win_minor_max if cap is not None else None
+        elif recorded.get("terms_position") is not None:
+            terms = JackpotTerms.objects.get(position=recorded["terms_position"])
+            rule, win_max = posted_share_rule(terms, hit.category), None
         else:
             rule, win_max = share_rule(rulebook, hit.category,
                                        recorded_event.gaming_day), None
@@ -866,10 +1073,21 @@ def _balance_at_hit(hit: JackpotHit) -> int:
     an earlier hit's payout and top-up (000:L2854-2861) count, so a second
     hit is computed on what the first left.
     """
+    balance = Account.objects.get(code=hit.pool.pool_account).balance_minor
+    return balance - _rolled_up_after(hit)
+
+
+def _rolled_up_after(hit: JackpotHit) -> int:
+    """What roll-ups posted to the hit's pool after the hit was recorded.
+
+    Drops rolled up after a hit join the jackpot at the day's end on top of
+    the new base (000:L3185-3186, L2872-2873): they are neither paid by the
+    hit nor counted towards the base it leaves.
+    """
     later = JackpotRollup.objects.filter(pool_id=hit.pool_id,
                                          position__gt=hit.recorded_position
                                          ).aggregate(total=Sum("amount_minor"))["total"]
-    return Account.objects.get(code=hit.pool.pool_account).balance_minor - (later or 0)
+    return later or 0
 
 
 def reject_hit(*, hit_id: str, actor: str, reason: str,
@@ -916,11 +1134,14 @@ def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> H
     """Pay an approved hit into the players' gaming accounts; top the base up.
 
     One append: `hit_paid` (pool +amount, each `player/<id>/account`
-    -share) and, when the pool's remainder is below the guaranteed base
-    (000:L3185-3186), `base_topped_up` (the casino's expense
-    `house/<venue>/jackpot_funding` +top-up, pool -top-up). Pending
-    contributions of the current day are not touched: they join the new
-    base at the roll-up. Each share is credited up to the gaming account's
+    -share) and, when what the hit leaves of the balance at the hit is
+    below the guaranteed base (000:L3185-3186), `base_topped_up` (the
+    casino's expense `house/<venue>/jackpot_funding` +top-up, pool -top-up).
+    Drops that arrive after the hit, pending or already rolled up when the
+    officer pays, are not part of the base: they join the jackpot at the
+    day's end on top of it (000:L2872-2873), so the next jackpot is the base
+    plus the drops rolled up after the hit, whenever the payment is made
+    (decision jackpots.payout.top_up). Each share is credited up to the gaming account's
     ceiling, the rest to `bank/<venue>/payouts_due` (casino/cage/credits.py);
     a fixed progressive prize larger than the pool is first funded by the
     casino (`base_topped_up`, reason shortfall). Gaming accounts a share
@@ -936,6 +1157,7 @@ def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> H
 class PayContext:
     state: LoadedHit
     balance_minor: int                  # the pool account's posted balance
+    rolled_up_after_minor: int          # roll-ups posted after the hit (new base)
     owed: Mapping[str, int]             # player id -> the sum of their shares
     credits: Mapping[str, PlayerCredit]
     ceiling_minor: int | None           # of a gaming account opened by the payment
@@ -962,7 +1184,9 @@ class PayHitCommand(BaseCommand[PayContext, HitResult]):
             credits = credit_players(owed, currency=pool.currency, venue=pool.venue,
                                      on=state.day,
                                      metadata=Metadata(actor=state.actor, source=SOURCE))
-        return PayContext(state=state, balance_minor=balance, owed=owed, credits=credits,
+        return PayContext(state=state, balance_minor=balance,
+                          rolled_up_after_minor=_rolled_up_after(hit), owed=owed,
+                          credits=credits,
                           ceiling_minor=account_ceiling(state.day) if owed else None)
 
     def check(self, context: PayContext) -> None:
@@ -991,8 +1215,13 @@ class PayHitCommand(BaseCommand[PayContext, HitResult]):
         if overflow:
             payload[OVERFLOW_KEY] = overflow
         events.append(_hit_event(state, HIT_PAID, payload, postings=tuple(postings)))
-        remainder = balance + shortfall - amount
-        top_up = max(0, pool.base_guarantee_minor - remainder)
+        # The base is what the hit leaves of the balance at the hit
+        # (000:L3185-3186); days rolled up since are added on top of it
+        # (000:L2872-2873), so the next jackpot does not depend on when an
+        # officer pays.
+        remainder = balance + shortfall - amount - context.rolled_up_after_minor
+        top_up = (max(0, pool.base_guarantee_minor - remainder)
+                  if pool.base_guarantee_minor else 0)
         if top_up:
             events.append(_top_up_event(state, reason="base_guarantee",
                                         balance_before_minor=remainder, amount_minor=top_up))

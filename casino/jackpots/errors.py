@@ -18,6 +18,8 @@ class JackpotErrorCode(StrEnum):
     INVALID_REQUEST = "invalid_jackpot_request"
     ACCOUNT_CEILING = "account_ceiling"
     HIT_NOT_VERIFIED = "jackpot_hit_not_verified"
+    INVALID_TERMS = "invalid_jackpot_terms"
+    TERMS_FIXED_BY_RULEBOOK = "jackpot_terms_fixed_by_rulebook"
 
 
 class JackpotError(CodedError):

@@ -48,6 +48,19 @@ approvals and payouts of the pool. Payloads (amounts in minor units):
                             balance_before_minor, amount_minor; postings
                             house/<venue>/jackpot_funding +amount,
                             pool -amount
+    terms_posted            venue, kind, posted_by, notice (where and how
+                            the venue posted them), effective_day (the
+                            gaming day posted), base_guarantee_minor,
+                            criteria{category: {family: threshold}},
+                            shares{category: {loser_share, winner_share,
+                            others_share | others_share_each}} in basis
+                            points, rulebook{id, version}. The terms a
+                            venue posts where its rulebook leaves them to
+                            the gaming area (002:L1796-1808, 003:L141-142;
+                            decision jackpots.posted_terms); a later
+                            posting replaces them for hands started after
+                            it. A hit found under posted terms carries
+                            `terms_position` in hit_recorded.
 """
 
 SCHEMA_VERSION = 1
@@ -59,9 +72,11 @@ HIT_APPROVED = "jackpots.hit_approved"
 HIT_REJECTED = "jackpots.hit_rejected"
 HIT_PAID = "jackpots.hit_paid"
 BASE_TOPPED_UP = "jackpots.base_topped_up"
+TERMS_POSTED = "jackpots.terms_posted"
 
 POOL_EVENT_TYPES = frozenset({POOL_OPENED, CONTRIBUTIONS_ROLLED_UP, HIT_RECORDED,
-                              HIT_APPROVED, HIT_REJECTED, HIT_PAID, BASE_TOPPED_UP})
+                              HIT_APPROVED, HIT_REJECTED, HIT_PAID, BASE_TOPPED_UP,
+                              TERMS_POSTED})
 
 
 def rollup_key(venue: str, kind: str, day) -> str:

@@ -73,6 +73,35 @@ class JackpotRollup(models.Model):
         return f"{self.pool_id} {self.gaming_day.isoformat()}"
 
 
+class JackpotTerms(models.Model):
+    """Terms a venue posted for a pool its rulebook leaves to the gaming area.
+
+    One row per `terms_posted` event, keyed by its position: who posted
+    them, when, from which gaming day, and the trigger criteria, shares and
+    guaranteed base the hit check and the approval read (decision
+    jackpots.posted_terms). The latest row before a hand started governs it.
+    """
+
+    position = models.BigIntegerField(primary_key=True)
+    pool = models.ForeignKey(JackpotPool, on_delete=models.PROTECT, related_name="terms_rows")
+    posted_by = models.CharField(max_length=150)
+    posted_at = models.DateTimeField()
+    effective_day = models.DateField()
+    notice = models.TextField()
+    base_guarantee_minor = models.BigIntegerField()
+    criteria = models.JSONField()   # {category: {family: threshold}}
+    shares = models.JSONField()     # {category: {share name: basis points}}
+    rulebook_id = models.CharField(max_length=60)
+    rulebook_version = models.IntegerField()
+
+    class Meta:
+        ordering = ["pool", "position"]
+        verbose_name_plural = "jackpot terms"
+
+    def __str__(self) -> str:
+        return f"{self.pool_id} terms at {self.position}"
+
+
 class HitState(models.TextChoices):
     HIT = "hit", "Hit, awaiting approval"
     APPROVED = "approved", "Approved"

@@ -20,6 +20,7 @@ from .models import (
     JackpotHit,
     JackpotPool,
     JackpotRollup,
+    JackpotTerms,
     PoolStatus,
 )
 
@@ -30,6 +31,7 @@ class JackpotProjection:
 
     def reset(self) -> None:
         JackpotHit.objects.all().delete()
+        JackpotTerms.objects.all().delete()
         JackpotRollup.objects.all().delete()
         JackpotPool.objects.all().delete()
 
@@ -100,6 +102,20 @@ class JackpotProjection:
         JackpotHit.objects.filter(id=p["hit_id"]).update(
             top_up_minor=F("top_up_minor") + p["amount_minor"], last_position=event.position)
         self._touch(event, topped_up_minor=F("topped_up_minor") + p["amount_minor"])
+
+    def _terms_posted(self, event: RecordedEvent, p) -> None:
+        # Posted terms make the pool payable: hits are detected from now on,
+        # and its base is the posted one.
+        key = f"{p['venue']}/{p['kind']}"
+        JackpotTerms.objects.create(
+            position=event.position, pool_id=key, posted_by=p["posted_by"],
+            posted_at=event.occurred_at, effective_day=dt.date.fromisoformat(p["effective_day"]),
+            notice=p["notice"], base_guarantee_minor=p["base_guarantee_minor"],
+            criteria=p["criteria"], shares=p["shares"], rulebook_id=p["rulebook"]["id"],
+            rulebook_version=p["rulebook"]["version"])
+        JackpotPool.objects.filter(key=key).update(
+            hits_enabled=True, base_guarantee_minor=p["base_guarantee_minor"],
+            last_position=event.position)
 
     def _touch(self, event: RecordedEvent, **changes) -> None:
         """Move the pool's position on; it is awaiting approval while a hit is open."""

@@ -10,8 +10,9 @@ On the fourth evening table B deals a bad beat: aces full of kings with
 both hole cards lose to four kings (category 1, 000:L2895-2898). The next
 morning a compliance officer finds it in the API, approves it (the shares
 are of the balance posted at the hit, decision jackpot.payout_base) and
-pays it; the remainder is topped up to the EUR 1,000 base
-(000:L3185-3186). At the end the pool's history from the API (contributions,
+pays it; what the hit left is topped up to the EUR 1,000 base
+(000:L3185-3186) and the drops of the days after the hit join on top of it
+(decision jackpots.payout.top_up). At the end the pool's history from the API (contributions,
 roll-ups, payout, top-up) must equal what the test itself counted, and the
 balances, to the cent.
 """
@@ -160,7 +161,9 @@ def test_a_week_with_one_bad_beat_reconciles_over_the_api(venues, monkeypatch):
             assert shares == {1: 720, 2: 360, 3: 90, 4: 90, 5: 90, 6: 90}
             paid = week.post(week.officer, f"jackpots/hits/{hit_hand}/pay", {})
             assert paid["state"] == "paid" and paid["amount_minor"] == 1_440
-            assert paid["top_up_minor"] == 100_000 - (4 * 600 - 1_440)
+            # The base is what the hit leaves of days 1-3; day 4, rolled up
+            # after the hit, joins on top of it (000:L3185-3186, L2872-2873).
+            assert paid["top_up_minor"] == 100_000 - (3 * 600 - 1_440)
             for seat, pid in players.items():
                 assert balance(gaming_account(pid)) - before[seat] == shares[int(seat)]
 
@@ -169,7 +172,7 @@ def test_a_week_with_one_bad_beat_reconciles_over_the_api(venues, monkeypatch):
     assert week.hands == 2 * HANDS_PER_DAY * len(DAYS) == 42
     assert [r["gaming_day"] for r in rollups] == [d.isoformat() for d in DAYS]
     assert all(r["contributions"] == 6 and r["amount_minor"] == 600 for r in rollups)
-    top_up = 100_000 - (2_400 - 1_440)
+    top_up = 100_000 - (1_800 - 1_440)
     assert history == {
         **history,
         "contributions": 42, "contributions_minor": week.drops, "adjustments_minor": 0,
@@ -179,7 +182,9 @@ def test_a_week_with_one_bad_beat_reconciles_over_the_api(venues, monkeypatch):
         "last_rolled_day": DAYS[-1].isoformat(),
     }
     assert week.drops == 4_200
-    assert balance(pool_account(VENUE, "bad_beat")) == 4_200 - 1_440 + top_up == 101_800
+    # The base plus the drops of days 4-7, which came after the hit.
+    assert balance(pool_account(VENUE, "bad_beat")) == 4_200 - 1_440 + top_up == (
+        100_000 + 4 * 600)
     assert balance(pending_account(VENUE, "bad_beat")) == 0
     assert balance(funding_account(VENUE)) == top_up
     assert verify_chain().ok
