@@ -61,7 +61,7 @@ Payload keys by type (amounts in minor units, seats as strings in JSON maps):
                         verified awards) or the hand_voided
 """
 
-from casino.jackpots.accounts import BAD_BEAT, pending_account
+from casino import accounts
 
 SCHEMA_VERSION = 1
 
@@ -114,16 +114,16 @@ def parse_hand_id(hand_id: str) -> tuple[str, int] | None:
     return table_id, int(number)
 
 
-def table_stacks(table_id: str) -> str:
-    """Chips on the table: the sum of its seats' stacks (liability)."""
-    return f"table/{table_id}/stacks"
-
-
-def house_rake(venue: str) -> str:
-    """The house's rake and fees from poker at the venue (revenue)."""
-    return f"house/{venue}/rake"
+# The table's and the house's accounts, named by the chart of accounts.
+table_stacks = accounts.table_stacks
+house_rake = accounts.house_rake
 
 
 def jackpot_pending(venue: str) -> str:
-    """The venue's bad-beat drops not yet rolled up into the pool (liability)."""
-    return pending_account(venue, BAD_BEAT)
+    """The venue's bad-beat drops not yet rolled up into the pool (liability).
+
+    Named by the chart of accounts (casino/accounts.py): poker posts the
+    drops and never imports the jackpots app, which listens to
+    `signals.hand_settled` and rolls the pending drops up.
+    """
+    return accounts.pending_account(venue, accounts.BAD_BEAT)

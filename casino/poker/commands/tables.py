@@ -9,7 +9,6 @@ from typing import Any, Mapping, Sequence
 
 import native_eval
 
-from casino.jackpots.engine import VARIANT_CRITERIA
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, Venue
 from casino.rules.queries import venue_day
@@ -319,7 +318,11 @@ BANZAI_RAKE_GAMES = {("holdem", "no_limit"): "banzai_holdem",
 
 # The variants the Veikkaus bad-beat jackpot lists (000:L2880-2937); any
 # other game at a jackpot table would pay a drop it can never win back.
-JACKPOT_VARIANTS = frozenset(VARIANT_CRITERIA)
+# Poker's own list, not the jackpots app's: hands emit events and the
+# jackpots listen (tests/casino/poker/test_jackpot_decoupling.py holds the
+# two lists equal).
+JACKPOT_VARIANTS = frozenset({"holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo",
+                              "courchevel", "stud", "stud_hilo", "soko"})
 
 
 JACKPOT_TIME_FEES = {"time_60": "jackpot.bad_beat.time_charge.per_60_minutes",
