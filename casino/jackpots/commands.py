@@ -87,6 +87,7 @@ from casino.runner import BaseCommand, Call, Decision, RunnerError, RunnerErrorC
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent
 from ledger.errors import BalanceMaxExceeded, LedgerError
 from ledger.models import Account, AccountType, Event
+from ledger.read import stream_events
 from ledger.store import load_events, stream_version
 
 from . import engine
@@ -194,7 +195,8 @@ class PoolResult:
 
 
 def ensure_pool(*, venue: str, kind: str = BAD_BEAT, actor: str = "system",
-                at: dt.datetime | None = None) -> PoolResult:
+                at: dt.datetime | None = None, idempotency_key: str | None = None
+                ) -> PoolResult:
     """Open a venue's jackpot pool from its rulebook, once.
 
     Opens `jackpot/<venue>/<kind>/pending` (unless poker already did),
@@ -203,13 +205,17 @@ def ensure_pool(*, venue: str, kind: str = BAD_BEAT, actor: str = "system",
     `jackpots/pool/<venue>/<kind>`. The pool's first gaming day is the
     earlier of today and the first day with a contribution already pending,
     so drops taken before the pool existed are rolled up too. A pool that
-    exists needs no write: it is answered from its row.
+    exists needs no write: it is answered from its row (`created` false). A
+    client's key (the API's) identifies its request, so a retry under it
+    answers as the first time and another request under it is refused.
     """
-    existing = JackpotPool.objects.filter(key=pool_key(venue, kind)).first()
-    if existing is not None:
-        return PoolResult(existing.key, venue, kind, existing.opened_position, False)
+    if idempotency_key is None:
+        existing = JackpotPool.objects.filter(key=pool_key(venue, kind)).first()
+        if existing is not None:
+            return PoolResult(existing.key, venue, kind, existing.opened_position, False)
     return run(OPEN_POOL, {"venue": venue, "kind": kind},
-               Call(actor=actor, key=f"jackpots/pool/{venue}/{kind}", at=at, source=SOURCE))
+               Call(actor=actor, key=idempotency_key or f"jackpots/pool/{venue}/{kind}",
+                    at=at, source=SOURCE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +229,7 @@ class PoolContext:
     rulebook: RulebookVersion
     config: PoolConfig
     first_pending: dt.date | None
+    existing: tuple[RecordedEvent, ...] = ()
 
 
 class OpenPoolCommand(BaseCommand[PoolContext, PoolResult]):
@@ -237,11 +244,16 @@ class OpenPoolCommand(BaseCommand[PoolContext, PoolResult]):
         at = call.moment()
         day = venue_day(place, at)
         rulebook = rules.rulebook_in_force(place.rulebook_id, day)
+        existing = tuple(stream_events(stream, limit=1)) if version else ()
         return PoolContext(place=place, kind=kind, stream=stream, version=version, at=at,
                            day=day, rulebook=rulebook, config=pool_config(rulebook, kind, day),
-                           first_pending=_first_pending_day(pending_account(venue, kind)))
+                           first_pending=_first_pending_day(pending_account(venue, kind)),
+                           existing=existing)
 
     def decide(self, context: PoolContext) -> Decision:
+        if context.existing:
+            # Open already (another request opened it): nothing to write.
+            return Decision((), existing=context.existing)
         venue, kind, rulebook = context.place.code, context.kind, context.rulebook
         first_day = (min(context.day, context.first_pending) if context.first_pending
                      else context.day)
@@ -265,7 +277,12 @@ class OpenPoolCommand(BaseCommand[PoolContext, PoolResult]):
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> PoolResult:
         p = events[0].payload
         return PoolResult(pool_key(p["venue"], p["kind"]), p["venue"], p["kind"],
-                          events[0].position, not replayed)
+                          events[0].position, True)
+
+    def answer_existing(self, events: Sequence[RecordedEvent]) -> PoolResult:
+        p = events[0].payload
+        return PoolResult(pool_key(p["venue"], p["kind"]), p["venue"], p["kind"],
+                          events[0].position, False)
 
 
 OPEN_POOL = OpenPoolCommand()
@@ -353,7 +370,8 @@ ROLLUP_SQL = (
 
 
 def rollup_day(*, venue: str, kind: str = BAD_BEAT, gaming_day: dt.date,
-               actor: str = "celery", now: dt.datetime | None = None) -> RollupResult:
+               actor: str = "celery", now: dt.datetime | None = None,
+               idempotency_key: str | None = None) -> RollupResult:
     """Move one closed gaming day's pending contributions to the pool.
 
     Runs under the key `jackpots/rollup/<venue>/<kind>/<day>`: a day already
@@ -365,8 +383,8 @@ def rollup_day(*, venue: str, kind: str = BAD_BEAT, gaming_day: dt.date,
     """
     with transaction.atomic():
         return run(ROLLUP, {"venue": venue, "kind": kind, "gaming_day": gaming_day.isoformat()},
-                   Call(actor=actor, key=rollup_key(venue, kind, gaming_day), at=now,
-                        source=SOURCE))
+                   Call(actor=actor, key=idempotency_key or rollup_key(venue, kind, gaming_day),
+                        at=now, source=SOURCE))
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,8 @@ class PoolHistorySerializer(StrictSerializer):
 
 class RollupRequestSerializer(StrictSerializer):
     gaming_day = serializers.DateField(
-        required=False, help_text="One closed day; omitted: every closed day not rolled up.")
+        help_text="The closed gaming day to roll up, one per request (the request's"
+                  " Idempotency-Key is this day's); the scheduler catches up missed days.")
 
 
 class RollupSerializer(StrictSerializer):

@@ -65,14 +65,16 @@ class PoolsView(_JackpotView):
                    parameters=[IDEMPOTENCY_KEY_HEADER],
                    responses={201: PoolSerializer, **ERRORS})
     def post(self, request: Request) -> Response:
-        idempotency_key(request)
+        key = idempotency_key(request)
         body = PoolOpenSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         result = commands.ensure_pool(venue=body.validated_data["venue"],
                                       kind=body.validated_data["kind"],
-                                      actor=request.user.get_username())
+                                      actor=request.user.get_username(), idempotency_key=key)
+        # 201 when this request (or the one it retries) opened the pool; 200
+        # when it was open already.
         return Response(PoolSerializer(JackpotPool.objects.get(key=result.key)).data,
-                        status=201)
+                        status=201 if result.created else 200)
 
 
 class PoolDetailsView(_JackpotView):
@@ -97,21 +99,17 @@ class RollupsView(_JackpotView):
         rows = JackpotRollup.objects.filter(pool=pool).order_by("gaming_day")
         return Response(RollupRowSerializer(rows, many=True).data)
 
-    @extend_schema(summary="Roll up closed gaming days now", request=RollupRequestSerializer,
+    @extend_schema(summary="Roll up a closed gaming day now", request=RollupRequestSerializer,
                    parameters=[IDEMPOTENCY_KEY_HEADER],
                    responses={201: RollupSerializer(many=True), **ERRORS})
     def post(self, request: Request, venue: str, kind: str) -> Response:
-        idempotency_key(request)  # every write carries one; each day is keyed by itself
+        key = idempotency_key(request)
         body = RollupRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        actor = request.user.get_username()
-        day = body.validated_data.get("gaming_day")
-        if day is None:
-            results = commands.rollup_closed_days(venue=venue, kind=kind, actor=actor)
-        else:
-            results = [commands.rollup_day(venue=venue, kind=kind, gaming_day=day,
-                                           actor=actor)]
-        return Response(RollupSerializer(results, many=True).data, status=201)
+        result = commands.rollup_day(venue=venue, kind=kind,
+                                     gaming_day=body.validated_data["gaming_day"],
+                                     actor=request.user.get_username(), idempotency_key=key)
+        return Response(RollupSerializer([result], many=True).data, status=201)
 
 
 class HitsView(_JackpotView):

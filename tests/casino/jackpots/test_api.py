@@ -24,8 +24,8 @@ def test_pools_are_opened_listed_and_reconciled_over_the_api(venues):
     assert opened.status_code == 201 and opened.json()["base_guarantee_minor"] == 100_000
     assert opened.json()["first_day"] == "2026-06-15"
     contribute(VENUE, dt.date(2026, 6, 16), [100, 100])
-    rolled = post(accountant, f"/api/v1/jackpots/pools/{VENUE}/bad_beat/rollups", {},
-                  key="r1")
+    rolled = post(accountant, f"/api/v1/jackpots/pools/{VENUE}/bad_beat/rollups",
+                  {"gaming_day": "2026-06-15"}, key="r1")
     assert rolled.status_code == 201
     assert [(r["gaming_day"], r["amount"]) for r in rolled.json()] == [("2026-06-15", "1.00")]
     history = client_for(Role.AUDITOR).get(f"/api/v1/jackpots/pools/{VENUE}/bad_beat").json()
