@@ -75,7 +75,6 @@ class RollupSerializer(StrictSerializer):
     amount_minor = serializers.IntegerField()
     currency = serializers.CharField()
     position = serializers.IntegerField()
-    replayed = serializers.BooleanField()
 
 
 class RollupRowSerializer(StrictSerializer):
