@@ -208,3 +208,20 @@ class Hand(models.Model):
     @transition(field=state, source=RUNNING, target=HandStatus.VOIDED)
     def void(self) -> None:
         """Every bet returned; stacks back to the start of the hand."""
+
+
+class HandSnapshot(models.Model):
+    """A hand's engine state at a stream version (casino/poker/snapshots.py).
+
+    Written by the projection in the append's transaction and again by
+    `rebuild_projections`; a command reads this row, joined to its hand and
+    table, instead of replaying the hand's events.
+    """
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, primary_key=True,
+                                related_name="snapshot")
+    version = models.IntegerField()
+    state = models.JSONField()   # {"status", "engine": snapshots.dump_state}
+
+    def __str__(self) -> str:
+        return f"snapshot of hand {self.hand_id} at version {self.version}"

@@ -1,4 +1,4 @@
-"""Projections of poker events into Table, Seat and Hand.
+"""Projections of poker events into Table, Seat, Hand and HandSnapshot.
 
 The same `apply` runs inline in the append and on `rebuild_projections`.
 Seat stacks change at hand boundaries only (see models.py): a buy-in or
@@ -7,15 +7,22 @@ reads both streams' events, because the ledger hands a projection its events
 in position order only within that projection: with two, a rebuild would
 apply a chunk's buy-ins before the settlements that came before them, and
 a seat's stack would end up as the older value.
+
+A hand's snapshot (casino/poker/snapshots.py) is its engine state at the
+version of its last event: each run of a hand's events reads the hand row
+and snapshot once, folds the events through the engine, and writes hand,
+snapshot and seat stacks back in one statement.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Sequence
 
-from django.db.models import F
+from django.db import connection
 
-from ledger import RecordedEvent
+from ledger import InvariantViolation, RecordedEvent
 
 from .events import (
     ACTION_TAKEN,
@@ -30,8 +37,17 @@ from .events import (
     TABLE_OPENED,
     TIME_CHARGED,
 )
-from . import evening
-from .models import Hand, HandStatus, PlayerBanzaiMove, PlayerEvening, Seat, SeatMove, Table
+from . import engine, evening, snapshots
+from .models import (
+    Hand,
+    HandSnapshot,
+    HandStatus,
+    PlayerBanzaiMove,
+    PlayerEvening,
+    Seat,
+    SeatMove,
+    Table,
+)
 
 
 class PokerProjection:
@@ -45,8 +61,9 @@ class PokerProjection:
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
         # A complete hand history arrives as one append of many events of one
-        # hand: the hand row is read once and written once for the run.
-        hands: dict[str, Hand] = {}
+        # hand: the hand and its snapshot are read at most once and written
+        # once for the run, in one statement (`_save`).
+        hands: dict[str, _HandRows] = {}
         for event in events:
             if event.type in HAND_EVENT_TYPES:
                 _apply_hand(event, hands)
@@ -56,10 +73,69 @@ class PokerProjection:
         _save(hands)
 
 
-def _save(hands: dict[str, Hand]) -> None:
-    for hand in hands.values():
-        hand.save()
+@dataclass(slots=True)
+class _HandRows:
+    """A hand's projection row and snapshot while a run of its events is applied."""
+
+    hand: Hand
+    status: str
+    state: engine.HandState
+    version: int
+    new: bool                                   # not yet inserted
+    seat_stacks: dict[str, int] | None = None   # set on the seats at a settlement or void
+
+
+def _save(hands: dict[str, _HandRows]) -> None:
+    """Write each hand, its snapshot and its seats' stacks: one statement a hand."""
+    for rows in hands.values():
+        _write(rows)
     hands.clear()
+
+
+def _write(rows: _HandRows) -> None:
+    hand = rows.hand
+    fields = {"state": hand.state, "to_act": hand.to_act, "pot_minor": hand.pot_minor,
+              "stacks_minor": json.dumps(hand.stacks_minor),
+              "rake_minor": hand.rake_minor, "drop_minor": hand.drop_minor,
+              "awards_minor": (None if hand.awards_minor is None
+                               else json.dumps(hand.awards_minor)),
+              "last_position": hand.last_position}
+    snapshot = json.dumps(snapshots.snapshot_json(rows.status, rows.state))
+    parts, params = [], []
+    if rows.new:
+        columns = {"id": hand.id, "table_id": hand.table_id, "number": hand.number,
+                   "button": hand.button, **fields}
+        parts.append(f"h AS (INSERT INTO {_HAND} ({', '.join(columns)}) VALUES"
+                     f" ({', '.join(_CASTS.get(c, '%s') for c in columns)}))")
+        params += columns.values()
+        parts.append(f"t AS (UPDATE {_TABLE} SET hands_started = hands_started + 1"
+                     " WHERE id = %s)")
+        params.append(hand.table_id)
+        final = f"INSERT INTO {_SNAPSHOT} (hand_id, version, state) VALUES (%s, %s, %s::jsonb)"
+        final_params = [hand.id, rows.version, snapshot]
+    else:
+        assignments = ", ".join(f"{c} = {_CASTS.get(c, '%s')}" for c in fields)
+        parts.append(f"h AS (UPDATE {_HAND} SET {assignments} WHERE id = %s)")
+        params += [*fields.values(), hand.id]
+        final = (f"UPDATE {_SNAPSHOT} SET version = %s, state = %s::jsonb"
+                 " WHERE hand_id = %s")
+        final_params = [rows.version, snapshot, hand.id]
+    if rows.seat_stacks:
+        values = ", ".join("(%s, %s::bigint)" for _ in rows.seat_stacks)
+        parts.append(f"s AS (UPDATE {_SEAT} SET stack_minor = v.stack FROM (VALUES {values})"
+                     f" AS v(key, stack) WHERE {_SEAT}.key = v.key)")
+        for seat, stack in rows.seat_stacks.items():
+            params += [f"{hand.table_id}/{seat}", stack]
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {', '.join(parts)} {final}", [*params, *final_params])
+        if not rows.new and cursor.rowcount != 1:
+            raise InvariantViolation(f"hand {hand.id} has no snapshot to update;"
+                                     " run rebuild_projections")
+
+
+_HAND, _TABLE, _SEAT, _SNAPSHOT = (Hand._meta.db_table, Table._meta.db_table,
+                                   Seat._meta.db_table, HandSnapshot._meta.db_table)
+_CASTS = {"stacks_minor": "%s::jsonb", "awards_minor": "%s::jsonb"}
 
 
 def _apply_table(event: RecordedEvent) -> None:
@@ -126,8 +202,8 @@ def _move(event: RecordedEvent, kind: str, stack_minor: int, short: bool = False
     row.save(force_insert=new)
 
 
-def _apply_hand(event: RecordedEvent, hands: dict[str, Hand]) -> None:
-    """Apply a hand event to the hand row held in `hands` (saved by the caller)."""
+def _apply_hand(event: RecordedEvent, hands: dict[str, _HandRows]) -> None:
+    """Apply a hand event to the rows held in `hands` (written by `_save`)."""
     p = event.payload
     if event.type == HAND_STARTED:
         hand = Hand(id=p["hand_id"], table_id=p["table_id"], number=p["number"],
@@ -135,15 +211,16 @@ def _apply_hand(event: RecordedEvent, hands: dict[str, Hand]) -> None:
                     pot_minor=p["pot_minor"], stacks_minor=p["stacks_minor_live"],
                     last_position=event.position)
         _follow_phase(hand, p["phase"])
-        hand.save(force_insert=True)
-        hands[hand.id] = hand
-        Table.objects.filter(id=p["table_id"]).update(
-            hands_started=F("hands_started") + 1)
+        status, state = snapshots.fold_event(None, event.type, p)
+        hands[hand.id] = _HandRows(hand, status, state, event.version, new=True)
         return
-    hand = hands.get(p["hand_id"])
-    if hand is None:
-        hand = hands[p["hand_id"]] = Hand.objects.get(id=p["hand_id"])
+    rows = hands.get(p["hand_id"])
+    if rows is None:
+        rows = hands[p["hand_id"]] = _read(p["hand_id"])
+    hand = rows.hand
     hand.last_position = event.position
+    rows.status, rows.state = snapshots.fold_event((rows.status, rows.state), event.type, p)
+    rows.version = event.version
     if event.type == ACTION_TAKEN:
         hand.to_act = p["to_act"]
         hand.pot_minor = p["pot_minor"]
@@ -158,14 +235,23 @@ def _apply_hand(event: RecordedEvent, hands: dict[str, Hand]) -> None:
         hand.drop_minor = p["drop"]["total_minor"]
         hand.awards_minor = p["awards_verified"]
         hand.stacks_minor = p["stacks_minor_after"]
-        _set_stacks(p["table_id"], p["stacks_minor_after"])
+        rows.seat_stacks = p["stacks_minor_after"]
     elif event.type == HAND_DISPUTED:
         hand.dispute()
     elif event.type == HAND_VOIDED:
         hand.void()
         hand.to_act = None
         hand.stacks_minor = p["stacks_minor_after"]
-        _set_stacks(p["table_id"], p["stacks_minor_after"])
+        rows.seat_stacks = p["stacks_minor_after"]
+
+
+def _read(hand_id: str) -> _HandRows:
+    """A hand's row and snapshot, in one statement."""
+    snapshot = HandSnapshot.objects.select_related("hand").filter(hand_id=hand_id).first()
+    if snapshot is None:
+        raise InvariantViolation(f"hand {hand_id} has no snapshot; run rebuild_projections")
+    at = snapshots.hand_at(snapshot.version, snapshot.state)
+    return _HandRows(snapshot.hand, at.status, at.state, at.version, new=False)
 
 
 def _follow_phase(hand: Hand, phase: str) -> None:

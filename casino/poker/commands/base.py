@@ -7,6 +7,10 @@ import zoneinfo
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import CharField, OuterRef, Subquery, Value
+from django.db.models.functions import Cast, Concat, JSONObject
+
 from casino.cage.commands import account_ceiling
 from casino.cage.events import cage_cash, gaming_account
 from casino.compliance.events import ALERT_RAISED
@@ -15,19 +19,16 @@ from casino.rules.models import Figure, RulebookVersion, Venue
 from casino.rules.queries import venue_day
 from casino.runner import BaseCommand, Call, Rejection
 from ledger import InvariantViolation, NewEvent, RecordedEvent
-from ledger.models import AccountType, Event, Stream
+from ledger.models import AccountType, Stream
 
-from .. import engine, signals
+from .. import engine, signals, snapshots
 from ..errors import PokerError, PokerErrorCode as Code
 from ..events import (
-    ACTION_REJECTED,
     ACTION_TAKEN,
     HAND_DISPUTED,
     HAND_SETTLED,
     HAND_STARTED,
     HAND_VOIDED,
-    MUCK,
-    OPEN_STREET,
     PLAYER_BOUGHT_IN,
     SCHEMA_VERSION,
     hand_id_of,
@@ -38,7 +39,7 @@ from ..events import (
     table_stacks,
     table_stream,
 )
-from ..models import Seat, Table
+from ..models import Hand, HandSnapshot, HandStatus, Seat, Table
 
 
 SOURCE = "casino.poker"
@@ -149,28 +150,47 @@ def load_table(table_id: str) -> TableContext:
     new and any later change makes the append stale. The next hand's stream
     is expected empty whatever was read: a hand started since the table's
     row was read makes the append stale, and the runner loads again.
+
+    One statement: the table row with its stream's version, its last hand's
+    stream version and state, and its seats, all read from one snapshot of
+    the database, so nothing in it is older than the versions.
     """
-    table = Table.objects.filter(id=table_id).first()
+    table = (Table.objects.filter(id=table_id)
+             .annotate(table_version=_stream_version(Concat(Value("table/"), OuterRef("id"))),
+                       last_version=_stream_version(Concat(
+                           Value("hand/"), OuterRef("id"), Value("/"),
+                           Cast(OuterRef("hands_started"), CharField()))),
+                       last_state=Subquery(Hand.objects.filter(
+                           table_id=OuterRef("id"), number=OuterRef("hands_started"))
+                           .values("state")[:1]),
+                       seat_rows=ArraySubquery(Seat.objects.filter(table_id=OuterRef("id"))
+                                               .order_by("number").values(row=JSONObject(
+                                                   key="key", number="number",
+                                                   player_id="player_id",
+                                                   stack_minor="stack_minor"))))
+             .first())
     if table is None:
         raise PokerError(Code.UNKNOWN_TABLE, f"no table {table_id!r}", status=404,
                          table_id=table_id)
     last = table.hands_started
-    streams = [table_stream(table_id)] + ([hand_stream(table_id, last)] if last else [])
-    versions = {**_versions(streams), hand_stream(table_id, last + 1): 0}
-    seats = {s.number: s for s in Seat.objects.filter(table=table)}
-    running = False
-    if last:
-        running = not _hand_final(_hand_events(table_id, last))
+    versions = {table_stream(table_id): table.table_version or 0,
+                **({hand_stream(table_id, last): table.last_version or 0} if last else {}),
+                hand_stream(table_id, last + 1): 0}
+    seats = {row["number"]: Seat(table=table, **row) for row in table.seat_rows}
+    running = bool(last) and table.last_state not in (HandStatus.SETTLED, HandStatus.VOIDED)
     return TableContext(table, seats, last, running, versions)
+
+
+def _stream_version(name: Any) -> Subquery:
+    return Subquery(Stream.objects.filter(name=name).values("version")[:1])
 
 
 @dataclass(frozen=True, slots=True)
 class HandContext:
-    """A hand rebuilt from its events: the engine state and where it stands."""
+    """A hand at a stream version: the engine state and where it stands."""
 
     table: Table
     number: int
-    started: Mapping[str, Any]
     state: engine.HandState
     status: str            # "running" | "settled" | "disputed" | "voided"
     version: int
@@ -182,6 +202,11 @@ class HandContext:
     @property
     def hand_id(self) -> str:
         return hand_id_of(self.table.id, self.number)
+
+    @property
+    def starting_stacks_minor(self) -> dict[str, int]:
+        """Seat -> stack as the hand was dealt (JSON keys), as `poker.hand_started` says."""
+        return {str(seat): stack for seat, stack in self.state.starting_stacks_minor}
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,47 +278,31 @@ def _announce_settlement(events: Sequence[RecordedEvent]) -> None:
 
 
 def load_hand(hand_id: str) -> HandContext:
-    """Rebuild a hand from its stream: replay its accepted actions through the engine."""
-    parsed = parse_hand_id(hand_id)
-    table = Table.objects.filter(id=parsed[0]).first() if parsed else None
-    if table is None:
+    """A hand from its snapshot (casino/poker/snapshots.py), never its events.
+
+    One statement: the hand stream's version, read with the snapshot row
+    joined to its hand and table, so both come from one snapshot of the
+    database; a write that commits after it makes the append stale and the
+    runner loads again. The command expects the stream's version, which may
+    be ahead of the snapshot's (refused actions change no state).
+    """
+    parsed = parse_hand_id(hand_id) if isinstance(hand_id, str) else None
+    snapshot = None
+    if parsed:
+        stream = hand_stream(*parsed)
+        snapshot = (HandSnapshot.objects.select_related("hand__table")
+                    .annotate(stream_version=_stream_version(Value(stream)))
+                    .filter(hand_id=hand_id_of(*parsed)).first())
+    if snapshot is None:
         raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}", status=404,
                          hand_id=hand_id)
-    number = parsed[1]
-    stream = hand_stream(table.id, number)
-    version = _versions([stream])[stream]
-    events = _hand_events(table.id, number)
-    if not events:
-        raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}", status=404,
-                         hand_id=hand_id)
-    started = events[0].payload
-    state = _start_state(started)
-    status = "running"
-    for event in events[1:]:
-        p = event.payload
-        if event.type == ACTION_TAKEN:
-            state = _advance(state, Step(p["seat"], p["kind"], p["amount_minor"],
-                                         p.get("open_pair", False)))
-        elif event.type == HAND_SETTLED:
-            status = "settled"
-        elif event.type == HAND_VOIDED:
-            status = "voided"
-        elif event.type == HAND_DISPUTED:
-            status = "disputed"
-    return HandContext(table, number, started, state, status, version)
+    at = snapshots.hand_at(snapshot.version, snapshot.state)
+    return HandContext(snapshot.hand.table, parsed[1], at.state, at.status,
+                       snapshot.stream_version or 0)
 
 
 def _start_state(started: Mapping[str, Any]) -> engine.HandState:
-    blinds = started.get("blind_seats")
-    missed = {int(n): v for n, v in (started.get("missed_blinds") or {}).items()}
-    return engine.start_hand(started["variant"], started["structure"],
-                             engine.Stakes(**started["stakes"]),
-                             {int(n): v for n, v in started["stacks_minor"].items()},
-                             started["button"],
-                             blind_seats=tuple(blinds) if blinds else None,
-                             straddles=started.get("straddles", 0),
-                             first_seat=started.get("first_seat"),
-                             missed_blinds=missed or None)
+    return snapshots.start_state(started)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,11 +316,7 @@ class Step:
 
 
 def _advance(state: engine.HandState, step: Step) -> engine.HandState:
-    if step.kind == OPEN_STREET:
-        return engine.open_street(state, first_seat=step.seat, open_pair=step.open_pair)
-    if step.kind == MUCK:
-        return engine.muck(state, step.seat)
-    return engine.apply(state, engine.Action(step.seat, step.kind, step.amount_minor))
+    return snapshots.advance(state, step.seat, step.kind, step.amount_minor, step.open_pair)
 
 
 def _live(state: engine.HandState) -> dict[str, Any]:
@@ -334,28 +339,6 @@ def _figures(rulebook: RulebookVersion, on: dt.date) -> dict[str, tuple[Any, str
     return {row.figure_key: (row.value, row.cite)
             for row in Figure.objects.filter(rulebook=rulebook)
             if row.effective_from is None or row.effective_from <= on}
-
-
-def _versions(streams: Sequence[str]) -> dict[str, int]:
-    found = dict(Stream.objects.filter(name__in=streams).values_list("name", "version"))
-    return {stream: found.get(stream, 0) for stream in streams}
-
-
-@dataclass(frozen=True, slots=True)
-class _StoredEvent:
-    type: str
-    payload: Mapping[str, Any]
-
-
-def _hand_events(table_id: str, number: int) -> list[_StoredEvent]:
-    rows = (Event.objects.filter(stream=hand_stream(table_id, number))
-            .exclude(type__in=(ACTION_REJECTED, ALERT_RAISED)).order_by("version")
-            .values_list("type", "payload"))
-    return [_StoredEvent(t, p) for t, p in rows]
-
-
-def _hand_final(events: Sequence[_StoredEvent]) -> bool:
-    return any(e.type in (HAND_SETTLED, HAND_VOIDED) for e in events)
 
 
 def _check_running(ctx: HandContext) -> None:

@@ -135,7 +135,7 @@ def _deal(ctx: TableContext, deal: Deal, place: Venue, at: dt.datetime
     event = NewEvent(stream=hand_stream(table.id, number), type=HAND_STARTED,
                      payload=payload, schema_version=SCHEMA_VERSION, occurred_at=at,
                      gaming_day=venue_day(place, at))
-    return HandContext(table, number, started, state, "running", 0), event
+    return HandContext(table, number, state, "running", 0), event
 
 
 def act(*, hand_id: str, seat: int, kind: str, amount_minor: int | None = None,

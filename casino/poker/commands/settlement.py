@@ -149,7 +149,7 @@ def _voided_event(ctx: HandContext, reason: str, *, at: dt.datetime,
     """Every bet returned: the stacks as at the start (no posting: the chips
     never left the table account)."""
     payload = {"hand_id": ctx.hand_id, "table_id": ctx.table.id, "reason": reason,
-               "stacks_minor_after": dict(ctx.started["stacks_minor"]), "pot_minor": 0}
+               "stacks_minor_after": ctx.starting_stacks_minor, "pot_minor": 0}
     return NewEvent(stream=ctx.stream, type=HAND_VOIDED, payload=payload,
                     schema_version=SCHEMA_VERSION, occurred_at=at, gaming_day=day)
 
@@ -335,7 +335,7 @@ def _settled_event(ctx: HandContext, state: engine.HandState, decided: Decided,
         stacks[seat] += amount
     for seat, amount in awards.items():
         stacks[seat] += amount
-    start_total = sum(ctx.started["stacks_minor"].values())
+    start_total = sum(ctx.starting_stacks_minor.values())
     taken = decided.rake.total_minor + decided.drop.total_minor
     if sum(stacks.values()) + taken != start_total:
         raise InvariantViolation(
