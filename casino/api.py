@@ -87,14 +87,16 @@ class StrictSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     """The body of every coded 4xx answer (casino.exception_handler)."""
 
-    code = serializers.CharField(help_text="Stable error code, e.g. `unknown_player`.")
+    code = serializers.CharField(help_text="Stable error code `<app>.<reason>`, e.g."
+                                           " `players.unknown_player`; every code is listed"
+                                           " (casino.error_table), each with one status.")
     message = serializers.CharField()
     details = serializers.DictField(help_text="What the code refers to: ids, limits, cites.")
 
 
 BAD_REQUEST = OpenApiResponse(
     ErrorSerializer,
-    description="Malformed request: `invalid_request` with the per-field messages in"
+    description="Malformed request: `request.invalid` with the per-field messages in"
                 " `details` (a missing Idempotency-Key header included), or a coded error.")
 
 

@@ -1,23 +1,27 @@
 """The base of every casino app's operating errors.
 
-An error carries a stable `code` (a StrEnum member, never renamed), an HTTP
-`status` for the API (casino.exception_handler), a sentence for people and
-`details` for machines. Programmer errors are not CodedErrors.
+An error carries a stable `code` (a StrEnum member, never renamed), a
+sentence for people and `details` for machines. Its HTTP status is not the
+raise site's to say: it is the code's row in the one error table
+(casino.error_table), read by `status` and by casino.exception_handler.
+Programmer errors are not CodedErrors.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from casino.error_table import status_for
+
 
 class CodedError(Exception):
-    status = 422
-
-    def __init__(self, code: str, message: str, status: int | None = None,
-                 **details: Any) -> None:
+    def __init__(self, code: str, message: str, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = details
-        if status is not None:
-            self.status = status
+
+    @property
+    def status(self) -> int:
+        """The code's one HTTP status (casino.error_table)."""
+        return status_for(self.code)

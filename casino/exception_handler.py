@@ -1,22 +1,26 @@
 """One place where errors become HTTP answers, all in one shape.
 
 Every 4xx answer of the API is `{"code", "message", "details"}` (the
-`Error` component of the OpenAPI schema):
+`Error` component of the OpenAPI schema), and its status is the code's one
+row in casino.error_table; no raise site says a status:
 
-- a coded domain error (every `LedgerError` and the casino apps' errors:
-  anything carrying `code`, `status` and `message`) keeps its code, status
-  and details;
-- a request the serializers refuse is `invalid_request` (400) with the
+- a coded domain error (every `LedgerError`, the runner's and the casino
+  apps' errors, the engines' refusals: anything carrying `code` and
+  `message`) keeps its code and details;
+- a request the serializers refuse is `request.invalid` (400) with the
   per-field messages in `details` and the first of them in `message`;
 - a value the database cannot hold (a number out of range: PostgreSQL's
-  data exceptions) is `invalid_request` (400): it can only come from the
+  data exceptions) is `request.invalid` (400): it can only come from the
   request, and the statement's transaction has rolled back;
-- DRF's other refusals keep their status and DRF's own code:
-  `not_authenticated`, `authentication_failed`, `permission_denied`,
-  `not_found`, `method_not_allowed`, `parse_error`, `not_acceptable`,
-  `unsupported_media_type`, `throttled`.
+- DRF's other refusals get the framework's codes (FRAMEWORK_CODES):
+  `auth.not_authenticated`, `auth.authentication_failed`,
+  `auth.permission_denied`, `request.not_found`,
+  `request.method_not_allowed`, `request.parse_error`,
+  `request.not_acceptable`, `request.unsupported_media_type`,
+  `request.throttled`.
 
-Anything else is a programming error and is left to Django (a 500).
+Anything else is a programming error and is left to Django (a 500), as is a
+code without a row in the table.
 """
 
 from __future__ import annotations
@@ -30,20 +34,37 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from casino.error_table import status_for
+
+INVALID = "request.invalid"
+# DRF's refusals by class (subclasses first), each to its framework code.
+FRAMEWORK_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
+    (exceptions.ValidationError, INVALID),
+    (exceptions.ParseError, "request.parse_error"),
+    (exceptions.NotAuthenticated, "auth.not_authenticated"),
+    (exceptions.AuthenticationFailed, "auth.authentication_failed"),
+    (exceptions.PermissionDenied, "auth.permission_denied"),
+    (exceptions.NotFound, "request.not_found"),
+    (exceptions.MethodNotAllowed, "request.method_not_allowed"),
+    (exceptions.NotAcceptable, "request.not_acceptable"),
+    (exceptions.UnsupportedMediaType, "request.unsupported_media_type"),
+    (exceptions.Throttled, "request.throttled"),
+)
+
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     code = getattr(exc, "code", None)
-    status = getattr(exc, "status", None)
     message = getattr(exc, "message", None)
-    if code is not None and isinstance(status, int) and isinstance(message, str):
+    if (code is not None and isinstance(message, str)
+            and not isinstance(exc, exceptions.APIException)):
         return Response(
             {"code": str(code), "message": message, "details": getattr(exc, "details", {})},
-            status=status,
+            status=status_for(code),
         )
     if isinstance(exc, DataError):
-        return Response({"code": "invalid_request",
+        return Response({"code": INVALID,
                          "message": "a value in the request is out of range",
-                         "details": {}}, status=400)
+                         "details": {}}, status=status_for(INVALID))
     # Django's own 404 and 403 become DRF's, as DRF's handler would do.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
@@ -54,13 +75,22 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     if isinstance(exc, exceptions.ValidationError):
         details = response.data if isinstance(response.data, dict) else {"errors": response.data}
-        response.data = {"code": "invalid_request", "message": _first_message(details),
+        response.data = {"code": INVALID, "message": _first_message(details),
                          "details": details}
+        response.status_code = status_for(INVALID)
     elif isinstance(exc, exceptions.APIException):
-        codes = exc.get_codes()
-        response.data = {"code": codes if isinstance(codes, str) else exc.default_code,
-                         "message": str(exc.detail), "details": {}}
+        code = framework_code(exc)
+        response.data = {"code": code, "message": str(exc.detail), "details": {}}
+        response.status_code = status_for(code)
     return response
+
+
+def framework_code(exc: exceptions.APIException) -> str:
+    """The framework's code for one of DRF's refusals (KeyError: a class without one)."""
+    for kind, code in FRAMEWORK_CODES:
+        if isinstance(exc, kind):
+            return code
+    raise KeyError(type(exc).__name__)
 
 
 def _first_message(details: Any, path: str = "") -> str:

@@ -12,11 +12,17 @@ tests/casino/api/test_openapi_fuzz.py) knows every status it may receive:
     409  a state conflict or a key reused for another request (writes)
     415  a body in a media type the operation does not take (bodies)
     422  refused by a rule, and recorded (writes)
+
+It also lists every error code: the `Error` component's `code` is an enum
+of the one error table's codes (casino.error_table), so a client knows
+every code it may receive; each code has one status there.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from casino.error_table import STATUS
 
 ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 DESCRIPTIONS = {
@@ -50,4 +56,7 @@ def add_common_errors(result: dict[str, Any], generator, request, public) -> dic
             for status, response in responses.items():
                 if status.startswith("4"):  # every refusal has the one Error body
                     response.setdefault("content", ERROR)
+    error = result.get("components", {}).get("schemas", {}).get("Error")
+    if error is not None:
+        error["properties"]["code"]["enum"] = sorted(STATUS)
     return result

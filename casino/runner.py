@@ -8,9 +8,9 @@ runner does everything else, once, the same way for every write:
          `<principal>:<key>`); a recorded key with the same request answers
          the recorded result (`replayed`), or re-raises the recorded
          refusal; with another request it is refused with 409
-         `idempotency_key_reused`;
+         `request.idempotency_key_reused`;
       2. business time: `Call.at` may not lie more than
-         `OCCURRED_AT_SKEW_MAX` in the future (`occurred_at_in_future`);
+         `OCCURRED_AT_SKEW_MAX` in the future (`request.occurred_at_in_future`);
       3. load    -> context        (the app's reads: a snapshot row, cached
                                     rulebooks, the player's state)
       4. check   -> Rejection|None (pure); a rejection's event is appended
@@ -19,7 +19,7 @@ runner does everything else, once, the same way for every write:
                                     accounts to open if missing)
       6. append with the expected versions; a stale version starts again
          from 3 with fresh state, at most `ATTEMPTS_MAX` times, then one
-         409 `concurrent_update`; a ledger refusal (overdraft, ceiling) is
+         409 `request.concurrent_update`; a ledger refusal (overdraft, ceiling) is
          turned into the app's coded error by `Command.refusal`;
       7. after commit: the decision's side effects, then `Command.answer`.
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 import datetime as dt
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
 from django.db import transaction
@@ -73,11 +74,13 @@ class RunnerError(CodedError):
     """A write the runner refused before the app's rules were asked."""
 
 
-class RunnerErrorCode:
-    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
-    CONCURRENT_UPDATE = "concurrent_update"
-    OCCURRED_AT_IN_FUTURE = "occurred_at_in_future"
-    OCCURRED_AT_IN_CLOSED_DAY = "occurred_at_in_closed_day"
+class RunnerErrorCode(StrEnum):
+    """The runner's codes, for every write (casino.error_table has their statuses)."""
+
+    IDEMPOTENCY_KEY_REUSED = "request.idempotency_key_reused"
+    CONCURRENT_UPDATE = "request.concurrent_update"
+    OCCURRED_AT_IN_FUTURE = "request.occurred_at_in_future"
+    OCCURRED_AT_IN_CLOSED_DAY = "request.occurred_at_in_closed_day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +240,7 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
     """Run one write through idempotency, load, check, decide and append.
 
     Raises the app's coded errors, a recorded refusal's error, RunnerError
-    (`idempotency_key_reused`, `concurrent_update`, `occurred_at_in_future`)
+    (`request.idempotency_key_reused`, `request.concurrent_update`, `request.occurred_at_in_future`)
     and the ledger's refusals the command does not translate.
     """
     client_at = _client_time.get()
@@ -289,7 +292,7 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
         return _answered(command, result.events, result.replayed)
     raise RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
                       "the records this request depends on changed each time it was tried;"
-                      " send it again", status=409, attempts=ATTEMPTS_MAX)
+                      " send it again", attempts=ATTEMPTS_MAX)
 
 
 def _check_gaming_days(command: Command, events: Sequence[NewEvent]) -> None:
@@ -325,7 +328,7 @@ def _check_open_day(command: Command, context: Any, call: Call) -> None:
                 RunnerErrorCode.OCCURRED_AT_IN_CLOSED_DAY,
                 f"occurred_at {call.at.isoformat()} falls on gaming day {day.isoformat()} at"
                 f" {venue.code}, which is closed (last closed day {closed.isoformat()})",
-                status=409, venue=venue.code, gaming_day=day.isoformat(),
+                venue=venue.code, gaming_day=day.isoformat(),
                 last_closed_day=closed.isoformat())
 
 
@@ -338,7 +341,7 @@ def _check_business_time(call: Call) -> None:
             RunnerErrorCode.OCCURRED_AT_IN_FUTURE,
             f"occurred_at {call.at.isoformat()} is more than"
             f" {int(OCCURRED_AT_SKEW_MAX.total_seconds())} s ahead of the server's clock",
-            status=400, occurred_at=call.at.isoformat(), now=now.isoformat())
+            occurred_at=call.at.isoformat(), now=now.isoformat())
 
 
 def _replay(command: Command[ContextT, ResultT], request: Mapping[str, Any], key: str,
@@ -354,7 +357,7 @@ def _replay(command: Command[ContextT, ResultT], request: Mapping[str, Any], key
 def _key_reused(key: str | None) -> RunnerError:
     return RunnerError(RunnerErrorCode.IDEMPOTENCY_KEY_REUSED,
                        "this Idempotency-Key was already used for a different request",
-                       status=409, idempotency_key=(key or "").split(":", 1)[-1])
+                       idempotency_key=(key or "").split(":", 1)[-1])
 
 
 def _record_rejection(command: Command, rejection: Rejection, request: Mapping[str, Any],

@@ -9,7 +9,7 @@ from django.views.defaults import page_not_found
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """A URL that matches no route: the API answers in its own `Error` shape."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"code": "not_found",
+        return JsonResponse({"code": "request.not_found",
                              "message": f"no such API resource: {request.path}",
                              "details": {}}, status=404)
     return page_not_found(request, exception)

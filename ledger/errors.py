@@ -1,29 +1,31 @@
 """Errors the ledger raises.
 
 Operating errors (a stale version, an overdraft, a reused idempotency key)
-are `LedgerError`s carrying a stable `code`; callers turn them into 4xx
-answers. Nothing is written when one is raised. Programmer errors in the
-money path raise `InvariantViolation`, which `python -O` cannot strip.
+are `LedgerError`s carrying a stable `code` (`ledger.<reason>`) and no HTTP
+status: the ledger knows no HTTP, and the casino's one error table
+(casino.error_table) maps each code to its status. Nothing is written when
+one is raised. Programmer errors in the money path raise
+`InvariantViolation`, which `python -O` cannot strip.
 
 Precedence. An append that breaks several rules at once is answered with
 the first of them in this order, whatever else is wrong (as TigerBeetle
 documents its result codes); tests/ledger/test_result_precedence.py walks
 the order pair by pair:
 
-1. `invalid_event`, `unbalanced_postings`: the request's own form, checked
+1. `ledger.invalid_event`, `ledger.unbalanced_postings`: the request's own form, checked
    before the writer lock (an event without its gaming day, postings that
    do not sum to zero, a key that is too long).
-2. `idempotency_key_reused`: a recorded key with another request. A
+2. `ledger.idempotency_key_reused`: a recorded key with another request. A
    recorded key with the same request answers the recorded result, so
    nothing below is checked for it.
-3. `stale_version`: an expected stream version that is not the current one.
+3. `ledger.stale_version`: an expected stream version that is not the current one.
 4. Then event by event, in the request's order, and within an event:
-   a. `account_exists`: an account opening for a code already open;
-   b. posting by posting, in the event's order: `unknown_account`, then
-      `currency_mismatch`;
+   a. `ledger.account_exists`: an account opening for a code already open;
+   b. posting by posting, in the event's order: `ledger.unknown_account`, then
+      `ledger.currency_mismatch`;
    c. account by account, in posting order, after the event's postings:
-      `insufficient_funds` (a may-not-go-negative account below zero), then
-      `balance_max_exceeded`.
+      `ledger.insufficient_funds` (a may-not-go-negative account below zero), then
+      `ledger.balance_max_exceeded`.
 """
 
 from __future__ import annotations
@@ -33,22 +35,21 @@ from typing import Any
 
 
 class LedgerErrorCode(StrEnum):
-    INVALID_EVENT = "invalid_event"
-    UNBALANCED_POSTINGS = "unbalanced_postings"
-    UNKNOWN_ACCOUNT = "unknown_account"
-    CURRENCY_MISMATCH = "currency_mismatch"
-    ACCOUNT_EXISTS = "account_exists"
-    INSUFFICIENT_FUNDS = "insufficient_funds"
-    BALANCE_MAX_EXCEEDED = "balance_max_exceeded"
-    STALE_VERSION = "stale_version"
-    IDEMPOTENCY_CONFLICT = "idempotency_key_reused"
+    INVALID_EVENT = "ledger.invalid_event"
+    UNBALANCED_POSTINGS = "ledger.unbalanced_postings"
+    UNKNOWN_ACCOUNT = "ledger.unknown_account"
+    CURRENCY_MISMATCH = "ledger.currency_mismatch"
+    ACCOUNT_EXISTS = "ledger.account_exists"
+    INSUFFICIENT_FUNDS = "ledger.insufficient_funds"
+    BALANCE_MAX_EXCEEDED = "ledger.balance_max_exceeded"
+    STALE_VERSION = "ledger.stale_version"
+    IDEMPOTENCY_CONFLICT = "ledger.idempotency_key_reused"
 
 
 class LedgerError(Exception):
     """An append the ledger refused; nothing was written."""
 
     code: LedgerErrorCode
-    status = 422
 
     def __init__(self, message: str, **details: Any) -> None:
         super().__init__(message)
@@ -58,27 +59,22 @@ class LedgerError(Exception):
 
 class InvalidEvent(LedgerError):
     code = LedgerErrorCode.INVALID_EVENT
-    status = 400
 
 
 class UnbalancedPostings(LedgerError):
     code = LedgerErrorCode.UNBALANCED_POSTINGS
-    status = 400
 
 
 class UnknownAccount(LedgerError):
     code = LedgerErrorCode.UNKNOWN_ACCOUNT
-    status = 404
 
 
 class CurrencyMismatch(LedgerError):
     code = LedgerErrorCode.CURRENCY_MISMATCH
-    status = 400
 
 
 class AccountExists(LedgerError):
     code = LedgerErrorCode.ACCOUNT_EXISTS
-    status = 409
 
 
 class InsufficientFunds(LedgerError):
@@ -91,12 +87,10 @@ class BalanceMaxExceeded(LedgerError):
 
 class StaleVersion(LedgerError):
     code = LedgerErrorCode.STALE_VERSION
-    status = 409
 
 
 class IdempotencyConflict(LedgerError):
     code = LedgerErrorCode.IDEMPOTENCY_CONFLICT
-    status = 409
 
 
 class InvariantViolation(Exception):

@@ -246,7 +246,7 @@ def withdraw(*, player_id: str, venue: str, amount_minor: int, currency: str,
              at: dt.datetime | None = None) -> CageResult:
     """Pay out of the player's gaming account in cash or by bank transfer.
 
-    More than the balance is refused with `insufficient_funds` (no credit,
+    More than the balance is refused with `cage.insufficient_funds` (no credit,
     002:L3033) and writes nothing. Raises as `deposit` does.
     """
     return _transact(WITHDRAWAL, player_id=player_id, venue_code=venue,
@@ -260,7 +260,7 @@ def buy_chips(*, player_id: str, venue: str, amount_minor: int, currency: str,
     """Sell chips for cash or from the gaming account; the chip float grows.
 
     Chips are never sold on credit (002:L1541): paid from the account, more
-    than the balance is refused with `insufficient_funds`. Raises as
+    than the balance is refused with `cage.insufficient_funds`. Raises as
     `deposit` does.
     """
     return _transact(CHIP_PURCHASE, player_id=player_id, venue_code=venue,
@@ -274,8 +274,8 @@ def redeem_chips(*, player_id: str, venue: str, amount_minor: int, currency: str
     """Take chips back for cash or into the gaming account (002:L1551).
 
     More than the venue's chips outstanding is refused with
-    `chips_not_outstanding`; into the account, over its ceiling with
-    `account_ceiling`. Raises as `deposit` does.
+    `cage.chips_not_outstanding`; into the account, over its ceiling with
+    `cage.account_ceiling`. Raises as `deposit` does.
     """
     return _transact(CHIP_REDEMPTION, player_id=player_id, venue_code=venue,
                      amount_minor=amount_minor, currency=currency, method=paid_to,
@@ -330,7 +330,7 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
             raise CageError(CageErrorCode.INVALID_REQUEST,
                             f"{operation.method_field} must be one of"
                             f" {', '.join(operation.methods)}",
-                            status=400, field=operation.method_field)
+                            field=operation.method_field)
         venue = rules.venue(arguments["venue"])
         at = call.moment()
         local_day = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone)).date()

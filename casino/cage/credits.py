@@ -29,7 +29,7 @@ the append with BalanceMaxExceeded, and the caller starts again from the
 read, a bounded number of times (casino.runner's ATTEMPTS_MAX for a
 converted caller, whose Command.load calls `credit_players(...,
 open_payouts_due=False)` and whose Decision opens `accounts_to_open`),
-then answers `concurrent_update`. So nothing is ever posted above the ceiling; a
+then answers `request.concurrent_update`. So nothing is ever posted above the ceiling; a
 withdrawal in between only means the split left headroom unused, never an
 overdraft. Shared by casino.games, casino.tournaments, casino.jackpots and
 casino.poker (cash_out).

@@ -11,12 +11,12 @@ from casino.errors import CodedError
 
 
 class CageErrorCode(StrEnum):
-    INVALID_REQUEST = "invalid_cage_request"
-    METHOD_NOT_OFFERED = "method_not_offered"
-    INSUFFICIENT_FUNDS = "insufficient_funds"
-    CHIPS_NOT_OUTSTANDING = "chips_not_outstanding"
-    ACCOUNT_CEILING = "account_ceiling"
-    CONCURRENT_UPDATE = "concurrent_update"
+    INVALID_REQUEST = "cage.invalid_request"
+    METHOD_NOT_OFFERED = "cage.method_not_offered"
+    INSUFFICIENT_FUNDS = "cage.insufficient_funds"
+    CHIPS_NOT_OUTSTANDING = "cage.chips_not_outstanding"
+    ACCOUNT_CEILING = "cage.account_ceiling"
+    CONCURRENT_UPDATE = "cage.concurrent_update"
 
 
 class CageError(CodedError):

@@ -16,9 +16,9 @@ only what nobody has looked at yet.
 
 Each command runs through `casino.runner.run` (which replays a recorded
 idempotency key): its load checks the actor is a compliance officer
-(`not_a_compliance_officer`, 403), reads the stream's version, then loads
+(`compliance.not_a_compliance_officer`, 403), reads the stream's version, then loads
 the case and runs the django-fsm transition on the loaded row, never saved
-(a refusal is `case_transition_not_allowed`, 409); the decision expects that
+(a refusal is `compliance.case_transition_not_allowed`, 409); the decision expects that
 version, so two officers deciding at once cannot both pass a check made on
 the same state (the second is loaded again and refused).
 
@@ -31,7 +31,7 @@ should not look like one that was, and a reopened case would blur who
 decided what.
 
 Decision (one case per alert): an alert that a case still open (not
-closed) concerns cannot open a second one (`alert_already_handled`); after
+closed) concerns cannot open a second one (`compliance.alert_already_handled`); after
 that case closes it may open a new one. Two officers opening a case on the
 same alert in the same instant can both succeed; the second is then closed
 as a duplicate.
@@ -86,14 +86,14 @@ def _require_officer(actor: str) -> None:
     if not has_role(user, Role.COMPLIANCE_OFFICER):
         raise ComplianceError(ComplianceErrorCode.NOT_OFFICER,
                               "only a compliance officer may work on cases and alerts",
-                              status=403, actor=actor)
+                              actor=actor)
 
 
 def get_case(case_id: str) -> Case:
     case = Case.objects.filter(id=case_id).first()
     if case is None:
         raise ComplianceError(ComplianceErrorCode.UNKNOWN_CASE, f"no case {case_id!r}",
-                              status=404, case_id=case_id)
+                              case_id=case_id)
     return case
 
 
@@ -101,7 +101,7 @@ def _alert(alert_id: str) -> Alert:
     alert = Alert.objects.filter(id=alert_id).first()
     if alert is None:
         raise ComplianceError(ComplianceErrorCode.UNKNOWN_ALERT, f"no alert {alert_id!r}",
-                              status=404, alert=alert_id)
+                              alert=alert_id)
     return alert
 
 
@@ -111,15 +111,15 @@ def _positions(positions: Iterable[int]) -> list[int]:
     if len(unique) > POSITIONS_PER_REQUEST_MAX:
         raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
                               f"at most {POSITIONS_PER_REQUEST_MAX} events at a time",
-                              status=400, positions_max=POSITIONS_PER_REQUEST_MAX)
+                              positions_max=POSITIONS_PER_REQUEST_MAX)
     if any(type(p) is not int for p in unique):
         raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                              "positions must be whole numbers", status=400)
+                              "positions must be whole numbers")
     found = set(Event.objects.filter(position__in=unique).values_list("position", flat=True))
     missing = [p for p in unique if p not in found]
     if missing:
         raise ComplianceError(ComplianceErrorCode.UNKNOWN_POSITION,
-                              f"no event at position {missing[0]}", status=404,
+                              f"no event at position {missing[0]}",
                               positions=missing)
     return unique
 
@@ -135,7 +135,7 @@ def _refuse_closed(case: Case) -> None:
     if case.state == CaseState.CLOSED:
         raise ComplianceError(ComplianceErrorCode.CASE_CLOSED,
                               f"case {case.id} is closed; open a new case for new facts",
-                              status=409, case_id=case.id)
+                              case_id=case.id)
 
 
 def _gaming_day(venue_code: str, at: dt.datetime) -> dt.date:
@@ -192,17 +192,17 @@ class OpenCase(CaseCommand):
             if handling is not None:
                 raise ComplianceError(ComplianceErrorCode.ALERT_HANDLED,
                                       f"case {handling.id} already concerns {alert_id}",
-                                      status=409, alert=alert_id, case_id=handling.id)
+                                      alert=alert_id, case_id=handling.id)
             title = title or alert.summary[:TITLE_LENGTH_MAX]
             player_id, venue = alert.player_id, alert.venue
             concerned = sorted({alert.raised_position, *concerned})
         if not title:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                                  "a case without an alert needs a title", status=400,
+                                  "a case without an alert needs a title",
                                   field="title")
         if len(title) > TITLE_LENGTH_MAX or len(note) > NOTE_LENGTH_MAX:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                                  "the title or the note is too long", status=400,
+                                  "the title or the note is too long",
                                   title_length_max=TITLE_LENGTH_MAX,
                                   note_length_max=NOTE_LENGTH_MAX)
         case_id = uuid.uuid4().hex[:16]
@@ -224,14 +224,14 @@ class MoveCase(CaseCommand):
         if to not in TRANSITIONS:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
                                   f"a case can be moved to {', '.join(TRANSITIONS)}",
-                                  status=400, field="to", to=to)
+                                  field="to", to=to)
         if to == CaseState.CLOSED and len(reason) < REASON_LENGTH_MIN:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
                                   "give the reason for closing, at least 10 characters",
-                                  status=400, field="reason")
+                                  field="reason")
         if len(reason) > NOTE_LENGTH_MAX:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE, "the reason is too long",
-                                  status=400, field="reason")
+                                  field="reason")
         stream = case_stream(case_id)
         version = stream_version(stream)
         case = get_case(case_id)
@@ -239,7 +239,7 @@ class MoveCase(CaseCommand):
         if not can_proceed(transition):
             raise ComplianceError(ComplianceErrorCode.CASE_TRANSITION,
                                   f"case {case_id} is {case.state}; it cannot become {to}",
-                                  status=409, case_id=case_id, state=case.state, to=to)
+                                  case_id=case_id, state=case.state, to=to)
         return CaseContext(arguments=arguments, stream=stream, version=version,
                            at=call.moment(), venue=case.venue,
                            payload={"case_id": case_id, "from_state": str(case.state),
@@ -255,7 +255,7 @@ class AddCaseNote(CaseCommand):
         case_id, text = arguments["case_id"], arguments["text"]
         if not text or len(text) > NOTE_LENGTH_MAX:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
-                                  f"a note is 1 to {NOTE_LENGTH_MAX} characters", status=400,
+                                  f"a note is 1 to {NOTE_LENGTH_MAX} characters",
                                   field="text")
         stream = case_stream(case_id)
         version = stream_version(stream)
@@ -279,7 +279,7 @@ class LinkCaseEvents(CaseCommand):
         concerned = _positions(arguments["positions"])
         if not concerned:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE, "name at least one event",
-                                  status=400, field="positions")
+                                  field="positions")
         stream = case_stream(case_id)
         version = stream_version(stream)
         case = get_case(case_id)
@@ -303,14 +303,14 @@ class DismissAlert(CaseCommand):
         if len(reason) < REASON_LENGTH_MIN or len(reason) > NOTE_LENGTH_MAX:
             raise ComplianceError(ComplianceErrorCode.INVALID_CASE,
                                   "give the reason for dismissing, at least 10 characters",
-                                  status=400, field="reason")
+                                  field="reason")
         alert = _alert(alert_id)
         stream = alert_id  # an alert's id is its own stream name, `alert/<position>`
         version = stream_version(stream)
         handling = case_handling(alert)
         if version or handling is not None:
             raise ComplianceError(ComplianceErrorCode.ALERT_HANDLED,
-                                  f"{alert_id} is already dismissed or in a case", status=409,
+                                  f"{alert_id} is already dismissed or in a case",
                                   alert=alert_id, case_id=handling.id if handling else None)
         return CaseContext(arguments=arguments, stream=stream, version=version,
                            at=call.moment(), venue=alert.venue,

@@ -42,8 +42,8 @@ def _account(code: str) -> Account:
     try:
         return Account.objects.get(code=code)
     except Account.DoesNotExist:
-        raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION, f"no account {code!r}",
-                              status=404, account=code) from None
+        raise ComplianceError(ComplianceErrorCode.UNKNOWN_ACCOUNT, f"no account {code!r}",
+                              account=code) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +67,7 @@ class ProposeCorrection(BaseCommand[CorrectionContext, Correction]):
         counter = _account(arguments["counter_account"])
         if target.currency != counter.currency or target.code == counter.code:
             raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION,
-                                  "the two accounts must differ and share a currency",
-                                  status=400)
+                                  "the two accounts must differ and share a currency")
         return CorrectionContext(arguments=arguments, correction_id=uuid.uuid4().hex[:16],
                                  version=0, target=target, counter=counter, at=call.moment())
 
@@ -110,8 +109,7 @@ class DecideCorrection(BaseCommand[CorrectionContext, Correction]):
         correction = _decidable(correction_id, call.actor)
         if not can_proceed(getattr(correction, self.transition)):
             raise ComplianceError(ComplianceErrorCode.WRONG_STATE,
-                                  f"correction is {correction.state}, not proposed",
-                                  status=409)
+                                  f"correction is {correction.state}, not proposed")
         target = counter = None
         if self.transition == "approve":
             target = _account(correction.account)
@@ -155,7 +153,7 @@ class DecideCorrection(BaseCommand[CorrectionContext, Correction]):
             # The balance no longer allows it.
             return ComplianceError(ComplianceErrorCode.WRONG_STATE,
                                    f"correction cannot be posted: {error.message}",
-                                   status=409, ledger=str(error.code))
+                                   ledger=str(error.code))
         return None
 
 
@@ -169,10 +167,10 @@ def propose_correction(*, account: str, counter_account: str, amount_minor: int,
     `counter_account`; nothing moves until a second person approves."""
     if type(amount_minor) is not int or amount_minor == 0:
         raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION,
-                              "amount_minor must be a non-zero whole number of cents", status=400)
+                              "amount_minor must be a non-zero whole number of cents")
     if len(reason.strip()) < REASON_LENGTH_MIN:
         raise ComplianceError(ComplianceErrorCode.INVALID_CORRECTION,
-                              "give a reason of at least 10 characters", status=400)
+                              "give a reason of at least 10 characters")
     return run(COMMANDS["compliance.propose_correction"],
                {"account": account, "counter_account": counter_account,
                 "amount_minor": amount_minor, "reason": reason},
@@ -183,7 +181,7 @@ def _load(correction_id: str) -> Correction:
     correction = Correction.objects.filter(id=correction_id).first()
     if correction is None:
         raise ComplianceError(ComplianceErrorCode.UNKNOWN_CORRECTION,
-                              f"no correction {correction_id!r}", status=404)
+                              f"no correction {correction_id!r}")
     return correction
 
 
@@ -191,12 +189,11 @@ def _decidable(correction_id: str, actor: str) -> Correction:
     correction = _load(correction_id)
     if correction.proposed_by == actor:
         raise ComplianceError(ComplianceErrorCode.SAME_PERSON,
-                              "a correction must be decided by someone other than its proposer",
-                              status=403)
+                              "a correction must be decided by someone other than its proposer")
     user = get_user_model().objects.filter(username=actor).first()
     if not has_role(user, Role.COMPLIANCE_OFFICER):
         raise ComplianceError(ComplianceErrorCode.NOT_APPROVER,
-                              "only a compliance officer may decide corrections", status=403)
+                              "only a compliance officer may decide corrections")
     return correction
 
 

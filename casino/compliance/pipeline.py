@@ -62,17 +62,16 @@ def load_context(attempt: Attempt) -> AttemptContext:
     if attempt.kind not in {"stake", "deposit", "withdrawal", "buy_in", "chip_purchase",
                             "chip_redemption", "win"}:
         raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
-                              f"unknown attempt kind {attempt.kind!r}", status=400)
+                              f"unknown attempt kind {attempt.kind!r}")
     if type(attempt.amount_minor) is not int or not 0 < attempt.amount_minor <= AMOUNT_MINOR_MAX:
         raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
-                              "amount_minor must be a positive whole number of cents",
-                              status=400)
+                              "amount_minor must be a positive whole number of cents")
     at = attempt.at or clock.now()
     venue = rules.venue(attempt.venue)
     if attempt.currency != venue.currency:
         raise ComplianceError(ComplianceErrorCode.INVALID_ATTEMPT,
                               f"venue {venue.code} plays in {venue.currency},"
-                              f" not {attempt.currency}", status=400)
+                              f" not {attempt.currency}")
     local = at.astimezone(zoneinfo.ZoneInfo(venue.time_zone))
     day = venue_day(venue, at)
     rulebook = rules.rulebook_in_force(venue.rulebook_id, local.date())

@@ -38,7 +38,7 @@ of the credited players' streams: a deposit committed in between makes the
 append stale and the runner splits again from a new read. A credit from
 elsewhere (another table) that fills the account meanwhile makes the ledger
 refuse the append with BalanceMaxExceeded, answered as the runner's 409
-`concurrent_update` (send it again).
+`request.concurrent_update` (send it again).
 """
 
 from __future__ import annotations
@@ -212,12 +212,12 @@ class OpenTable(BaseCommand[TableContext, TableResult]):
         engine = GAMES.get(game)
         if engine is None:
             raise GamesError(Code.INVALID_REQUEST, f"unknown game {game!r}; one of"
-                             f" {', '.join(sorted(GAMES))}", status=400, field="game")
+                             f" {', '.join(sorted(GAMES))}", field="game")
         low, high = arguments["stake_minor_min"], arguments["stake_minor_max"]
         if type(low) is not int or type(high) is not int or not 0 < low <= high:
             raise GamesError(Code.INVALID_REQUEST,
                              "the stake range needs 0 < minimum <= maximum",
-                             status=400, field="stake_min")
+                             field="stake_min")
         place = rules.venue(arguments["venue"])
         at = call.moment()
         rulebook = rules.rulebook_in_force(place.rulebook_id, _local_date(place, at))
@@ -225,7 +225,7 @@ class OpenTable(BaseCommand[TableContext, TableResult]):
         try:
             clean = engine.configure(dict(arguments["config"]), tables)
         except BetInvalid as error:
-            raise GamesError(Code.INVALID_REQUEST, str(error), status=400,
+            raise GamesError(Code.INVALID_REQUEST, str(error),
                              field="config") from None
         # A new table's stream is new: its expected version is 0, nothing to read.
         return TableContext(table_id=f"gt-{uuid.uuid4().hex[:12]}", place=place, game=game,
@@ -295,7 +295,7 @@ class OpenRound(_RoundCommand):
         last = context.last
         if last is not None and last.state not in (RoundState.SETTLED, RoundState.VOIDED):
             raise GamesError(Code.ROUND_RUNNING, f"round {last.id} is {last.state}",
-                             status=409, round_id=last.id, state=last.state)
+                             round_id=last.id, state=last.state)
         return None
 
     def decide(self, context: NextRoundContext) -> Decision:
@@ -391,13 +391,13 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         stake_minor, kind, spec = arguments["stake_minor"], arguments["kind"], arguments["spec"]
         if type(stake_minor) is not int or stake_minor <= 0:
             raise GamesError(Code.INVALID_REQUEST, "stake must be a positive amount",
-                             status=400, field="stake")
+                             field="stake")
         round_id, player_id = arguments["round_id"], arguments["player_id"]
         ctx = _load_round(round_id, call.moment())
         try:
             bet_kind = GAMES[ctx.table.game].bet_kind(kind, spec, ctx.tables, ctx.table.config)
         except BetInvalid as error:
-            raise GamesError(Code.INVALID_BET, str(error), status=400, kind=kind,
+            raise GamesError(Code.INVALID_BET, str(error), kind=kind,
                              spec=spec) from None
         mine = [b for b in ctx.bets if b.player_id == player_id]
         refusal, cap = _stake_refusal(ctx, bet_kind, mine, stake_minor, player_id)
@@ -472,10 +472,10 @@ def _betting_error(ctx: "RoundContext", bet_kind, kind: str) -> GamesError | Non
                           f"round {ctx.round.id} is {state}: no more bets"
                           + (" (in-play bets only after the close)" if state ==
                              RoundState.CLOSED else ""),
-                          status=409, round_id=ctx.round.id, state=state, cite="002:L1545")
+                          round_id=ctx.round.id, state=state, cite="002:L1545")
     if bet_kind.in_play and state == RoundState.OPEN:
-        return GamesError(Code.RAISE_NOT_ALLOWED,
-                          f"a {kind} is placed after betting closes", status=409,
+        return GamesError(Code.BETTING_OPEN,
+                          f"a {kind} is placed after betting closes",
                           round_id=ctx.round.id, kind=kind)
     return None
 
@@ -588,7 +588,7 @@ class RecordOutcome(_RoundCommand):
     def load(self, arguments: Mapping[str, Any], call: Call) -> OutcomeContext:
         outcome = arguments["outcome"]
         if not isinstance(outcome, Mapping):
-            raise GamesError(Code.INVALID_REQUEST, "outcome must be an object", status=400)
+            raise GamesError(Code.INVALID_REQUEST, "outcome must be an object")
         ctx = _load_round(arguments["round_id"], call.moment())
         clean = refusal = None
         if ctx.round.state == RoundState.CLOSED:
@@ -687,13 +687,13 @@ class SettleRound(_RoundCommand):
                 raise GamesError(Code.ROUND_DISPUTED,
                                  f"round {round_.id} is disputed: a compliance officer"
                                  " settles it at the computed payouts, or voids it",
-                                 status=409, round_id=round_.id)
+                                 round_id=round_.id)
         else:
             _check_state(round_, (RoundState.OUTCOME_RECORDED,))
         unknown = set(context.declared) - {b.id for b in context.round.bets}
         if unknown:
             raise GamesError(Code.INVALID_REQUEST, f"no bets {sorted(unknown)} in this round",
-                             status=400, field="declared")
+                             field="declared")
         return None
 
     def decide(self, context: SettleContext) -> Decision:
@@ -748,7 +748,7 @@ class VoidRound(_RoundCommand):
     def load(self, arguments: Mapping[str, Any], call: Call) -> VoidContext:
         reason = arguments["reason"]
         if not isinstance(reason, str) or not reason.strip():
-            raise GamesError(Code.INVALID_REQUEST, "give the reason for the void", status=400,
+            raise GamesError(Code.INVALID_REQUEST, "give the reason for the void",
                              field="reason")
         ctx = _load_round(arguments["round_id"], call.moment())
         officer = ctx.round.state == RoundState.DISPUTED and _is_officer(call.actor)
@@ -772,7 +772,7 @@ class VoidRound(_RoundCommand):
         round_ = context.round.round
         if round_.state == RoundState.DISPUTED and not context.officer:
             raise GamesError(Code.ROUND_DISPUTED, f"round {round_.id} is disputed: a"
-                             " compliance officer voids it", status=409, round_id=round_.id)
+                             " compliance officer voids it", round_id=round_.id)
         _check_state(round_, VOIDABLE)
         return None
 
@@ -821,7 +821,7 @@ def _credit_raced(error: LedgerError) -> Exception | None:
     if isinstance(error, BalanceMaxExceeded):
         return RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
                            "a player's gaming account changed while the round was credited;"
-                           " send it again", status=409, account=error.details.get("account"))
+                           " send it again", account=error.details.get("account"))
     return None
 
 
@@ -1016,7 +1016,7 @@ def _load_round(round_id: str, at: dt.datetime) -> RoundContext:
         if version:
             raise InvariantViolation(f"round {round_id} has events but no snapshot;"
                                      " run rebuild_projections")
-        raise GamesError(Code.UNKNOWN_ROUND, f"no round {round_id!r}", status=404,
+        raise GamesError(Code.UNKNOWN_ROUND, f"no round {round_id!r}",
                          round_id=round_id)
     round_ = round_at(round_id, snapshot.round.number, snapshot.version, snapshot.state)
     table = snapshot.round.table
@@ -1038,7 +1038,7 @@ def _rulebook(key: str) -> RulebookVersion:
 def _table(table_id: str) -> GameTable:
     table = GameTable.objects.filter(id=table_id).first()
     if table is None:
-        raise GamesError(Code.UNKNOWN_TABLE, f"no table {table_id!r}", status=404,
+        raise GamesError(Code.UNKNOWN_TABLE, f"no table {table_id!r}",
                          table_id=table_id)
     return table
 
@@ -1062,7 +1062,7 @@ def _check_state(round_: Round, allowed: Sequence[str]) -> None:
     if round_.state not in allowed:
         code = Code.ROUND_DISPUTED if round_.state == RoundState.DISPUTED else Code.WRONG_STATE
         raise GamesError(code, f"round {round_.id} is {round_.state}; this needs"
-                         f" {' or '.join(allowed)}", status=409, round_id=round_.id,
+                         f" {' or '.join(allowed)}", round_id=round_.id,
                          state=round_.state)
 
 
@@ -1181,7 +1181,7 @@ def _round_result(events: Sequence[RecordedEvent], *, replayed: bool) -> RoundRe
 
 def _raise_recorded_refusal(first: RecordedEvent) -> None:
     p = first.payload
-    raise GamesError(p["code"], p["message"], status=p["status"], **p["details"])
+    raise GamesError(p["code"], p["message"], **p["details"])
 
 
 

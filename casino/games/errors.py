@@ -23,6 +23,8 @@ class GamesErrorCode(StrEnum):
     """The table's last round is not settled or voided yet: 409."""
     BETTING_CLOSED = "games.betting_closed"
     """No more bets (002:L143, L1545): only in-play bets after the close: 409."""
+    BETTING_OPEN = "games.betting_open"
+    """An in-play bet (play, double...) while betting is still open: 409."""
     WRONG_STATE = "games.wrong_state"
     """The round is not in the state the command needs: 409."""
     STAKE_BELOW_MINIMUM = "games.stake_below_minimum"
@@ -45,7 +47,7 @@ class GamesErrorCode(StrEnum):
     """The gaming account holds less than the stake; no credit (002:L135)."""
     CONCURRENT_UPDATE = "games.concurrent_update"
     """No longer raised: the writes run through casino.runner, whose 409
-    `concurrent_update` answers a round that changed on every attempt. Kept so
+    `request.concurrent_update` answers a round that changed on every attempt. Kept so
     the code is never reused for something else."""
 
 

@@ -60,7 +60,7 @@ command (`load`: the pool stream's version first, then the state it
 protects; `check`: a refusal raised, nothing written; `decide`: pure;
 `answer`: from the recorded events, which is also how a replay answers).
 Idempotency, retries on a stale version and the refusal of a reused key
-(409 `idempotency_key_reused`, `concurrent_update` after the runner's
+(409 `request.idempotency_key_reused`, `request.concurrent_update` after the runner's
 attempts) live in the runner.
 """
 
@@ -338,7 +338,7 @@ def _pool(venue: str, kind: str) -> JackpotPool:
     pool = JackpotPool.objects.filter(key=pool_key(venue, kind)).first()
     if pool is None:
         raise JackpotError(Code.UNKNOWN_POOL, f"no jackpot pool {kind} at {venue}",
-                           status=404, venue=venue, kind=kind)
+                           venue=venue, kind=kind)
     return pool
 
 
@@ -441,12 +441,12 @@ class RollupCommand(BaseCommand[RollupContext, RollupResult]):
         if day > context.last_closed_day:
             raise JackpotError(Code.DAY_NOT_CLOSED,
                                f"gaming day {day} at {pool.venue} has not ended (plus"
-                               f" {ROLLUP_DELAY}) in {context.place.time_zone}", status=409,
+                               f" {ROLLUP_DELAY}) in {context.place.time_zone}",
                                gaming_day=day.isoformat(),
                                last_closed_day=context.last_closed_day.isoformat())
         if day < pool.first_day:
             raise JackpotError(Code.DAY_BEFORE_POOL, f"the pool starts on {pool.first_day}",
-                               status=409, gaming_day=day.isoformat(),
+                               gaming_day=day.isoformat(),
                                first_day=pool.first_day.isoformat())
         if context.done is not None:
             if context.done.idempotency_key == context.key:
@@ -455,13 +455,13 @@ class RollupCommand(BaseCommand[RollupContext, RollupResult]):
                 return None
             raise JackpotError(Code.DAY_ROLLED_UP,
                                f"gaming day {day} of {pool.key} is already rolled up (at"
-                               f" position {context.done.position}); never twice", status=409,
+                               f" position {context.done.position}); never twice",
                                gaming_day=day.isoformat(), position=context.done.position)
         expected = ((context.last_rolled_day or pool.first_day - dt.timedelta(days=1))
                     + dt.timedelta(days=1))
         if day != expected:
             raise JackpotError(Code.EARLIER_DAY_NOT_ROLLED, f"roll up {expected} before {day}",
-                               status=409, gaming_day=day.isoformat(),
+                               gaming_day=day.isoformat(),
                                next_day=expected.isoformat())
         return None
 
@@ -599,12 +599,12 @@ class PostTermsCommand(BaseCommand[TermsContext, TermsResult]):
             raise JackpotError(Code.TERMS_FIXED_BY_RULEBOOK,
                                f"the terms of {context.pool.key} are fixed by rulebook"
                                f" {context.rulebook.rulebook_id} v{context.rulebook.version};"
-                               " a venue cannot post others", status=409,
+                               " a venue cannot post others",
                                venue=context.pool.venue, kind=context.pool.kind)
         problem = terms_problem(context.arguments)
         if problem is not None:
             raise JackpotError(Code.INVALID_TERMS, f"posted terms refused: {problem}",
-                               status=400, venue=context.pool.venue, kind=context.pool.kind)
+                               venue=context.pool.venue, kind=context.pool.kind)
 
     def decide(self, context: TermsContext) -> Decision:
         a, pool, rulebook = context.arguments, context.pool, context.rulebook
@@ -1129,7 +1129,7 @@ class RejectHitCommand(BaseCommand[RejectContext, HitResult]):
         reason = arguments["reason"]
         if not reason.strip():
             raise JackpotError(Code.INVALID_REQUEST, "give the reason for the rejection",
-                               status=400, field="reason")
+                               field="reason")
         return RejectContext(state=_load_hit(arguments["hit_id"], call), reason=reason)
 
     def check(self, context: RejectContext) -> None:
@@ -1164,7 +1164,7 @@ def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> H
     a fixed progressive prize larger than the pool is first funded by the
     casino (`base_topped_up`, reason shortfall). Gaming accounts a share
     goes to are opened (cage terms) in the append's transaction. Raises
-    JackpotError (404, 409); RunnerError `concurrent_update` when a credit
+    JackpotError (404, 409); RunnerError `request.concurrent_update` when a credit
     committed after the ceiling split was read on every attempt.
     """
     return run(PAY_HIT, {"hit_id": hit_id},
@@ -1259,7 +1259,7 @@ class PayHitCommand(BaseCommand[PayContext, HitResult]):
             # is stale, as a stale version is; the request may be sent again.
             return RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
                                "a gaming account changed while the payment was split at its"
-                               " ceiling; send it again", status=409,
+                               " ceiling; send it again",
                                account=error.details.get("account"))
         return None
 
@@ -1295,7 +1295,7 @@ def _hit(hit_id: str) -> JackpotHit:
 
 
 def _unknown_hit(hit_id: str) -> JackpotError:
-    return JackpotError(Code.UNKNOWN_HIT, f"no jackpot hit {hit_id!r}", status=404,
+    return JackpotError(Code.UNKNOWN_HIT, f"no jackpot hit {hit_id!r}",
                         hit_id=hit_id)
 
 
@@ -1305,7 +1305,7 @@ def _require(hit: JackpotHit, name: str, code: Code) -> None:
     The transition is only asked (`can_proceed`), never run: events set the state.
     """
     if not can_proceed(getattr(hit, name)):
-        raise JackpotError(code, f"hit {hit.id} is {hit.state}; cannot {name} it", status=409,
+        raise JackpotError(code, f"hit {hit.id} is {hit.state}; cannot {name} it",
                            hit_id=hit.id, state=hit.state)
 
 
@@ -1326,7 +1326,7 @@ def _refuse_if_earlier_open(state: LoadedHit) -> None:
     if earlier is not None:
         raise JackpotError(Code.EARLIER_HIT_OPEN,
                            f"hit {earlier.id} started earlier and is still {earlier.state};"
-                           " it is settled first (000:L2854-2861)", status=409,
+                           " it is settled first (000:L2854-2861)",
                            hit_id=state.hit.id, earlier_hit_id=earlier.id)
 
 

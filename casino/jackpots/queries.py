@@ -55,7 +55,7 @@ def pool(venue: str, kind: str) -> JackpotPool:
     row = JackpotPool.objects.filter(key=pool_key(venue, kind)).first()
     if row is None:
         raise JackpotError(JackpotErrorCode.UNKNOWN_POOL, f"no jackpot pool {kind} at {venue}",
-                           status=404, venue=venue, kind=kind)
+                           venue=venue, kind=kind)
     return row
 
 

@@ -6,11 +6,11 @@ from casino.errors import CodedError
 
 
 class OfficerErrorCode(StrEnum):
-    NOT_OFFICER = "not_a_compliance_officer"
-    PAYER_IS_APPROVER = "jackpot_payer_is_approver"
-    UNKNOWN_DECISION = "unknown_jackpot_decision"
-    JACKPOTS_UNAVAILABLE = "jackpot_commands_unavailable"
-    UNKNOWN_HIT = "unknown_jackpot_hit"
+    NOT_OFFICER = "officers.not_a_compliance_officer"
+    PAYER_IS_APPROVER = "officers.jackpot_payer_is_approver"
+    UNKNOWN_DECISION = "officers.unknown_jackpot_decision"
+    JACKPOTS_UNAVAILABLE = "officers.jackpot_commands_unavailable"
+    UNKNOWN_HIT = "officers.unknown_jackpot_hit"
 
 
 class OfficerError(CodedError):

@@ -4,14 +4,14 @@ A hit is recorded by the system when a hand meets a pool's criteria
 (casino.jackpots); an officer approves it (which fixes each player's
 share), and a second person pays it. Decision (two people per payout): the
 officer who pays a hit must not be the one who approved it
-(`jackpot_payer_is_approver`, 403), as a manual correction must be approved
+(`officers.jackpot_payer_is_approver`, 403), as a manual correction must be approved
 by someone other than its proposer (DESIGN 3, two-person rule). Reason:
 the approval fixes the amounts and the payment moves the money; one person
 doing both is what the rule is there to prevent. Both steps need the
 compliance officer role.
 
 The jackpots app is built beside this one: its commands are looked up when
-called, and a missing one is reported (`jackpot_commands_unavailable`, 409)
+called, and a missing one is reported (`officers.jackpot_commands_unavailable`, 409)
 instead of breaking the desk. The rule belongs in casino.jackpots.commands
 as well (the API and the jackpots' own admin actions call them directly);
 until it is there, this is the path that enforces it.
@@ -39,7 +39,7 @@ def _command(name: str):
     command = getattr(module, name, None)
     if command is None:
         raise OfficerError(OfficerErrorCode.JACKPOTS_UNAVAILABLE,
-                           f"the jackpots app offers no {name} yet", status=409)
+                           f"the jackpots app offers no {name} yet")
     return command
 
 
@@ -48,11 +48,11 @@ def _hit(hit_id: str):
         from casino.jackpots.models import JackpotHit
     except ImportError:
         raise OfficerError(OfficerErrorCode.JACKPOTS_UNAVAILABLE,
-                           "the jackpots app has no hits yet", status=409) from None
+                           "the jackpots app has no hits yet") from None
     hit = JackpotHit.objects.filter(id=hit_id).first()
     if hit is None:
         raise OfficerError(OfficerErrorCode.UNKNOWN_HIT, f"no jackpot hit {hit_id!r}",
-                           status=404, hit_id=hit_id)
+                           hit_id=hit_id)
     return hit
 
 
@@ -67,16 +67,16 @@ def decide(*, hit_id: str, decision: str, actor: str, reason: str = "",
     """
     if decision not in DECISIONS:
         raise OfficerError(OfficerErrorCode.UNKNOWN_DECISION,
-                           f"decide with one of {', '.join(DECISIONS)}", status=400)
+                           f"decide with one of {', '.join(DECISIONS)}")
     user = get_user_model().objects.filter(username=actor).first()
     if not has_role(user, Role.COMPLIANCE_OFFICER):
         raise OfficerError(OfficerErrorCode.NOT_OFFICER,
-                           "only a compliance officer decides jackpot hits", status=403)
+                           "only a compliance officer decides jackpot hits")
     hit = _hit(hit_id)
     if decision == "pay" and hit.approved_by and hit.approved_by == actor:
         raise OfficerError(OfficerErrorCode.PAYER_IS_APPROVER,
                            f"{actor} approved this hit; a second officer must pay it",
-                           status=403, hit_id=hit_id, approved_by=hit.approved_by)
+                           hit_id=hit_id, approved_by=hit.approved_by)
     command = _command(DECISIONS[decision])
     arguments = {"hit_id": hit_id, "actor": actor, "idempotency_key": idempotency_key}
     if decision == "reject":

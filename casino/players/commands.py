@@ -61,7 +61,7 @@ def load_player(player_id: str) -> Player:
         return Player.objects.get(id=player_id)
     except Player.DoesNotExist:
         raise PlayerError(PlayerErrorCode.UNKNOWN_PLAYER, f"no player {player_id!r}",
-                          status=404, player=player_id) from None
+                          player=player_id) from None
 
 
 def identity_key(nationality: str, document_type: str, document_number: str) -> str:
@@ -106,7 +106,7 @@ class RegisterPlayer(BaseCommand[PlayerContext, Player]):
         if existing is not None:
             raise PlayerError(PlayerErrorCode.DUPLICATE_IDENTITY,
                               "a player with this identity document is already registered",
-                              status=409, player=existing.id)
+                              player=existing.id)
         # A fresh id each attempt: the request, not the event, identifies a retry.
         return PlayerContext(arguments=arguments, at=call.moment(),
                              player_id=uuid.uuid4().hex[:16], version=0)
@@ -138,7 +138,7 @@ class VerifyIdentity(BaseCommand[PlayerContext, Player]):
         player = load_player(player_id)
         if player.verification_status == VerificationStatus.VERIFIED:
             raise PlayerError(PlayerErrorCode.ALREADY_VERIFIED, "identity is already verified",
-                              status=409, player=player_id)
+                              player=player_id)
         return PlayerContext(arguments=arguments, at=call.moment(), player_id=player_id,
                              version=version, player=player)
 
@@ -167,17 +167,17 @@ class SelfExclude(BaseCommand[PlayerContext, Player]):
         maximum = rules.figure(rulebook, SELF_EXCLUSION_MONTHS_FIGURE)
         if maximum is None:
             raise PlayerError(PlayerErrorCode.INVALID_SELF_EXCLUSION,
-                              f"rulebook {rulebook.key} has no self-exclusion rule", status=400)
+                              f"rulebook {rulebook.key} has no self-exclusion rule")
         if type(months) is not int or not 1 <= months <= maximum.value:
             raise PlayerError(PlayerErrorCode.INVALID_SELF_EXCLUSION,
                               f"months must be 1 to {maximum.value} ({maximum.cite})",
-                              status=400, months_max=maximum.value, cite=maximum.cite)
+                              months_max=maximum.value, cite=maximum.cite)
         player = load_player(player_id)
         if player.is_self_excluded_at(at):
             raise PlayerError(PlayerErrorCode.SELF_EXCLUSION_ACTIVE,
                               f"a self-exclusion runs until"
                               f" {player.self_excluded_until.isoformat()}"
-                              " and cannot be changed", status=409, cite=maximum.cite)
+                              " and cannot be changed", cite=maximum.cite)
         return PlayerContext(arguments=arguments, at=at, player_id=player_id, version=version,
                              player=player, venue=venue, rulebook=rulebook, figure=maximum)
 
@@ -211,7 +211,7 @@ class SetLimit(BaseCommand[PlayerContext, PlayerLimit]):
         delay_figure = rules.figure(rulebook, LIMIT_DELAY_FIGURES[LimitKind(kind)])
         if delay_figure is None:
             raise PlayerError(PlayerErrorCode.INVALID_LIMIT,
-                              f"rulebook {rulebook.key} has no player-set limits", status=400)
+                              f"rulebook {rulebook.key} has no player-set limits")
         current = PlayerLimit.objects.filter(player=player, kind=kind).first()
         return PlayerContext(arguments=arguments, at=at, player_id=player_id, version=version,
                              player=player, venue=venue, rulebook=rulebook,
@@ -267,20 +267,19 @@ def register_player(
     for field, value in (("given_name", given_name), ("family_name", family_name)):
         if not value.strip() or len(value) > NAME_LENGTH_MAX:
             raise PlayerError(PlayerErrorCode.INVALID_PLAYER, f"{field} must be 1-100 characters",
-                              status=400, field=field)
+                              field=field)
     if not re.fullmatch(r"[A-Z]{2}", nationality):
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
-                          "nationality must be an ISO 3166 two-letter code", status=400)
+                          "nationality must be an ISO 3166 two-letter code")
     if document_type not in DOCUMENT_TYPES:
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
-                          f"document_type must be one of {sorted(DOCUMENT_TYPES)}", status=400)
+                          f"document_type must be one of {sorted(DOCUMENT_TYPES)}")
     if not 4 <= len(document_number.strip()) <= 40:
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
-                          "document_number must be 4-40 characters", status=400)
+                          "document_number must be 4-40 characters")
     moment = at or clock.now()
     if date_of_birth > moment.date():
-        raise PlayerError(PlayerErrorCode.INVALID_PLAYER, "date_of_birth is in the future",
-                          status=400)
+        raise PlayerError(PlayerErrorCode.INVALID_PLAYER, "date_of_birth is in the future")
     # The identity key, not the document number, is part of the request.
     arguments = {"given_name": given_name, "family_name": family_name,
                  "date_of_birth": date_of_birth.isoformat(), "nationality": nationality,
@@ -294,8 +293,7 @@ def register_player(
         # Two registrations of one document raced past the load; the unique
         # identity_key let exactly one of them in.
         raise PlayerError(PlayerErrorCode.DUPLICATE_IDENTITY,
-                          "a player with this identity document is already registered",
-                          status=409) from None
+                          "a player with this identity document is already registered") from None
 
 
 def verify_identity(*, player_id: str, method: str, actor: str,
@@ -303,7 +301,7 @@ def verify_identity(*, player_id: str, method: str, actor: str,
     """Record that the player's identity was verified, and how."""
     if method not in VerificationMethod.values:
         raise PlayerError(PlayerErrorCode.INVALID_PLAYER,
-                          f"method must be one of {VerificationMethod.values}", status=400)
+                          f"method must be one of {VerificationMethod.values}")
     return run(COMMANDS["players.verify_identity"], {"player_id": player_id, "method": method},
                _call(actor, idempotency_key, at))
 
@@ -340,11 +338,9 @@ def set_limit(*, player_id: str, kind: str, value: int, venue_code: str, actor: 
     still waiting.
     """
     if kind not in LimitKind.values:
-        raise PlayerError(PlayerErrorCode.INVALID_LIMIT, f"kind must be one of {LimitKind.values}",
-                          status=400)
+        raise PlayerError(PlayerErrorCode.INVALID_LIMIT, f"kind must be one of {LimitKind.values}")
     if type(value) is not int or value <= 0:
-        raise PlayerError(PlayerErrorCode.INVALID_LIMIT, "value must be a positive integer",
-                          status=400)
+        raise PlayerError(PlayerErrorCode.INVALID_LIMIT, "value must be a positive integer")
     return run(COMMANDS["players.set_limit"],
                {"player_id": player_id, "kind": kind, "value": value, "venue": venue_code},
                _call(actor, idempotency_key, at))

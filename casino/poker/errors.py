@@ -65,7 +65,7 @@ class PokerErrorCode(StrEnum):
     INSUFFICIENT_FUNDS = "poker.insufficient_funds"
     CONCURRENT_UPDATE = "poker.concurrent_update"
     """Kept for the record of old answers; writes now answer the runner's
-    `concurrent_update` (casino.runner.RunnerError, 409)."""
+    `request.concurrent_update` (casino.runner.RunnerError, 409)."""
 
 
 class PokerError(CodedError):

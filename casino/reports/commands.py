@@ -21,7 +21,7 @@ the log (events.py lists the payloads).
   after midnight carries the day it rolled up) may come after events of the
   next day. A day is sealed once it has ended at every registered venue.
   If the chain does not verify, `reports.seal_refused` records the first
-  bad position and the command raises `chain_broken` (409); the day stays
+  bad position and the command raises `reports.chain_broken` (409); the day stays
   unsealed, so the next run tries again.
 """
 
@@ -102,7 +102,7 @@ class CloseDay(_Recording):
         if gaming_day >= today:
             raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
                                f"gaming day {gaming_day.isoformat()} has not ended at {venue}",
-                               status=409, venue=venue, gaming_day=gaming_day.isoformat(),
+                               venue=venue, gaming_day=gaming_day.isoformat(),
                                current_gaming_day=today.isoformat())
         if version:
             # Closed already, under another request: the close is one per
@@ -151,7 +151,7 @@ class SealDay(_Recording):
         if running:
             raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
                                f"gaming day {gaming_day.isoformat()} has not ended everywhere",
-                               status=409, gaming_day=gaming_day.isoformat(), venues=running)
+                               gaming_day=gaming_day.isoformat(), venues=running)
         verified = verify_chain()
         if not verified.ok:
             # Recorded apart from the key (SealRefused): the day stays
@@ -246,7 +246,7 @@ def seal_day(*, gaming_day: dt.date, actor: str = "celery",
             Call(actor=actor, at=now, source=SOURCE))
         payload = broken.payload
         raise ReportsError(ReportsErrorCode.CHAIN_BROKEN,
-                           f"the hash chain does not verify: {payload['problem']}", status=409,
+                           f"the hash chain does not verify: {payload['problem']}",
                            bad_position=payload["bad_position"],
                            problem=payload["problem"]) from None
 

@@ -6,11 +6,11 @@ from casino.errors import CodedError
 
 
 class ReportsErrorCode(StrEnum):
-    INVALID_REQUEST = "invalid_report_request"
-    DAY_NOT_ENDED = "day_not_ended"
-    HEAD_AHEAD = "head_ahead_of_ledger"
-    CHAIN_BROKEN = "chain_broken"
-    RANGE_TOO_LONG = "range_too_long"
+    INVALID_REQUEST = "reports.invalid_request"
+    DAY_NOT_ENDED = "reports.day_not_ended"
+    HEAD_AHEAD = "reports.head_ahead_of_ledger"
+    CHAIN_BROKEN = "reports.chain_broken"
+    RANGE_TOO_LONG = "reports.range_too_long"
 
 
 class ReportsError(CodedError):

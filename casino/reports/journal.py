@@ -99,12 +99,12 @@ def check_range(first: dt.date, last: dt.date) -> None:
     """Refuse an inverted or too long range (400)."""
     if first > last:
         raise ReportsError(ReportsErrorCode.INVALID_REQUEST,
-                           "the range's first gaming day is after its last", status=400,
+                           "the range's first gaming day is after its last",
                            first=first.isoformat(), last=last.isoformat())
     if (last - first).days + 1 > RANGE_DAYS_MAX:
         raise ReportsError(ReportsErrorCode.RANGE_TOO_LONG,
                            f"a journal export covers at most {RANGE_DAYS_MAX} gaming days",
-                           status=400, days_max=RANGE_DAYS_MAX)
+                           days_max=RANGE_DAYS_MAX)
 
 
 # ---------------------------------------------------------------------------
@@ -195,7 +195,7 @@ class CsvExport:
         check_range(first, last)
         if part not in PARTS:
             raise ReportsError(ReportsErrorCode.INVALID_REQUEST,
-                               f"part must be one of {', '.join(PARTS)}", status=400,
+                               f"part must be one of {', '.join(PARTS)}",
                                part=part)
         self.first, self.last, self.part = first, last, part
         self.head = head or head_at()

@@ -42,7 +42,7 @@ def head_at(position: int | None = None) -> Head:
     if position < 0 or position > current_position:
         raise ReportsError(ReportsErrorCode.HEAD_AHEAD,
                            f"the ledger's head is at {current_position}; position {position}"
-                           " is not in the log", status=400, head_position=current_position,
+                           " is not in the log", head_position=current_position,
                            position=position)
     if position == 0:
         from ledger.canonical import GENESIS_HASH

@@ -38,7 +38,7 @@ def _version_exists(rulebook_id: str, version: int, why: str = "") -> RulesError
     message = (f"{rulebook_id} v{version} cannot be loaded: {why}" if why else
                f"{rulebook_id} v{version} is already loaded with other content; "
                "publish the change as a new version")
-    return RulesError(RulesErrorCode.VERSION_EXISTS, message, status=409,
+    return RulesError(RulesErrorCode.VERSION_EXISTS, message,
                       rulebook_id=rulebook_id, version=version)
 
 
@@ -128,12 +128,12 @@ class RegisterVenue(BaseCommand[VenueContext, Venue]):
         code, rulebook_id = arguments["code"], arguments["rulebook_id"]
         if stream_version(venue_stream(code)):
             raise RulesError(RulesErrorCode.VENUE_EXISTS, f"venue {code} already exists",
-                             status=409, venue=code)
+                             venue=code)
         latest = (RulebookVersion.objects.filter(rulebook_id=rulebook_id)
                   .order_by("-version").first())
         if latest is None:
             raise RulesError(RulesErrorCode.UNKNOWN_RULEBOOK, f"no rulebook {rulebook_id!r}",
-                             status=404, rulebook_id=rulebook_id)
+                             rulebook_id=rulebook_id)
         start = arguments["gaming_day_start"]
         if start is None:
             boundary = latest.figures.filter(figure_key="gaming_day.boundary").first()
@@ -186,7 +186,7 @@ def register_venue(
     """
     if not code or "/" in code or len(code) > 60:
         raise RulesError(RulesErrorCode.INVALID_VENUE, "venue code must be 1-60 characters "
-                         "without '/'", status=400)
+                         "without '/'")
     return run(REGISTER_VENUE,
                {"code": code, "name": name, "rulebook_id": rulebook_id,
                 "gaming_day_start": (gaming_day_start.strftime("%H:%M")

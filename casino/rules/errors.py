@@ -6,13 +6,13 @@ from casino.errors import CodedError
 
 
 class RulesErrorCode(StrEnum):
-    INVALID_RULEBOOK = "invalid_rulebook"
-    VERSION_EXISTS = "rulebook_version_exists"
-    UNKNOWN_RULEBOOK = "unknown_rulebook"
-    NO_VERSION_IN_FORCE = "no_rulebook_version_in_force"
-    VENUE_EXISTS = "venue_exists"
-    UNKNOWN_VENUE = "unknown_venue"
-    INVALID_VENUE = "invalid_venue"
+    INVALID_RULEBOOK = "rules.invalid_rulebook"
+    VERSION_EXISTS = "rules.rulebook_version_exists"
+    UNKNOWN_RULEBOOK = "rules.unknown_rulebook"
+    NO_VERSION_IN_FORCE = "rules.no_rulebook_version_in_force"
+    VENUE_EXISTS = "rules.venue_exists"
+    UNKNOWN_VENUE = "rules.unknown_venue"
+    INVALID_VENUE = "rules.invalid_venue"
 
 
 class RulesError(CodedError):

@@ -109,7 +109,7 @@ def _read_rulebook(stamp: tuple[tuple[Path, int, int], ...]) -> tuple[dict[str, 
 
 
 def _invalid(where: str, message: str) -> RulesError:
-    return RulesError(RulesErrorCode.INVALID_RULEBOOK, f"{where}: {message}", status=400)
+    return RulesError(RulesErrorCode.INVALID_RULEBOOK, f"{where}: {message}")
 
 
 def _require(row: dict, key: str, kind: type | tuple, where: str) -> Any:

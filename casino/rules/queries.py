@@ -47,7 +47,7 @@ def rulebook_in_force(rulebook_id: str, on: dt.date) -> RulebookVersion:
 def venue(code: str) -> Venue:
     found = cached(("venue", code), lambda: Venue.objects.filter(code=code).first())
     if found is None:
-        raise RulesError(RulesErrorCode.UNKNOWN_VENUE, f"no venue {code!r}", status=404,
+        raise RulesError(RulesErrorCode.UNKNOWN_VENUE, f"no venue {code!r}",
                          venue=code)
     return found
 

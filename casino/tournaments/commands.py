@@ -19,7 +19,7 @@ Postings, debit positive: a transfer of A from role X to role Y is
 thus debits the player's gaming account and credits the prize pool, the
 bounties and the house's fees; a payout debits the pool and credits the
 gaming account. The ledger refuses a purchase above the account's balance
-(`insufficient_funds`, nothing written). A payout (prize, bounty, refund)
+(`tournaments.insufficient_funds`, nothing written). A payout (prize, bounty, refund)
 is credited up to the gaming account's ceiling and the rest to
 `bank/<venue>/payouts_due`, with an `overflow` block in the payload
 (decision online.account.balance_overflow, 002:L3068-3070;
@@ -170,8 +170,8 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
         tournament_id = a["tournament_id"] or uuid.uuid4().hex[:12]
         stream = ev.tournament_stream(tournament_id)
         if stream_version(stream):
-            raise TournamentError(Code.INVALID_REQUEST, f"tournament {tournament_id} exists",
-                                  status=409, tournament_id=tournament_id)
+            raise TournamentError(Code.TOURNAMENT_EXISTS, f"tournament {tournament_id} exists",
+                                  tournament_id=tournament_id)
         place = rules.venue(a["venue"])
         at = call.moment()
         local_day = at.astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
@@ -223,7 +223,7 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             config_from(config)
         except (EngineError, KeyError, TypeError, ValueError) as error:
             message = getattr(error, "message", str(error))
-            raise TournamentError(Code.INVALID_REQUEST, message, status=400,
+            raise TournamentError(Code.INVALID_REQUEST, message,
                                   **getattr(error, "details", {})) from None
         payload = {"tournament_id": tournament_id, "venue": place.code,
                    "currency": place.currency, "rulebook": rulebook.key, "name": a["name"],
@@ -246,18 +246,20 @@ ANNOUNCE = AnnounceCommand()
 def _check_satellite_target(target_id: str, *, format: str, currency: str,
                             seat_minor: int | None) -> int:
     """The seat's value of a satellite into `target_id`, or a refusal."""
-    def refuse(message: str, status: int = 422, **details) -> TournamentError:
-        return TournamentError(Code.INVALID_SATELLITE_TARGET, message, status=status,
+    def refuse(message: str, code: Code = Code.INVALID_SATELLITE_TARGET,
+               **details) -> TournamentError:
+        return TournamentError(code, message,
                                target_tournament_id=target_id, **details)
 
     if format != "satellite":
         raise TournamentError(Code.INVALID_REQUEST, "only a satellite names a target"
-                              " tournament", status=400, format=format)
+                              " tournament", format=format)
     target = Tournament.objects.filter(id=target_id).first()
     if target is None:
         raise refuse(f"no tournament {target_id!r} to award seats in")
     if target.state != "registering":
-        raise refuse(f"the target tournament is {target.state}, not registering", 409,
+        raise refuse(f"the target tournament is {target.state}, not registering",
+                     Code.SATELLITE_TARGET_NOT_REGISTERING,
                      target_state=target.state)
     if target.currency != currency:
         raise refuse("the target tournament is in another currency",
@@ -565,9 +567,7 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
         first = events[0]
         if first.type == ev.REQUEST_REJECTED:
             p = first.payload
-            raise TournamentError(p["rule"], p["message"],
-                                  status=_status(p["rule"][len("tournaments."):]),
-                                  **p["details"])
+            raise TournamentError(p["rule"], p["message"], **p["details"])
         return _result(first.stream.split("/", 1)[1], events, replayed=replayed)
 
     def refusal(self, context: TournamentContext, error: LedgerError) -> Exception | None:
@@ -581,7 +581,7 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
             # (not a deposit: that makes the append stale and is retried).
             return TournamentError(
                 Code.ACCOUNT_CEILING, "a gaming account changed while its payout was being"
-                " split at its ceiling (002:L3070); send the request again", status=409,
+                " split at its ceiling (002:L3070); send the request again",
                 account=error.details.get("account"), cite="002:L3070")
         return None
 
@@ -598,7 +598,7 @@ def _draw_payload(arguments: Mapping[str, Any], state: State, row: Tournament
     prize = rules.figure(rulebook, f"hexapro.prize.{level}.{multiplier}")
     if prize is None:
         raise TournamentError(Code.INVALID_REQUEST, f"no HexaPro prize {multiplier} at"
-                              f" {level} in {rulebook.key}", status=400)
+                              f" {level} in {rulebook.key}")
 
     def value(key: str):
         return rules.figure(rulebook, key).value
@@ -645,7 +645,7 @@ def _load(tournament_id: str) -> tuple[State, int, Tournament]:
     version = stream_version(stream)
     if not version:
         raise TournamentError(Code.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}",
-                              status=404, tournament_id=tournament_id)
+                              tournament_id=tournament_id)
     snapshot = (TournamentSnapshot.objects.select_related("tournament")
                 .filter(tournament_id=tournament_id).first())
     if snapshot is None or snapshot.version < version:
@@ -756,13 +756,9 @@ def _check_transition(row: Tournament, event_type: str) -> None:
                           phase=row.state)
 
 
-def _status(engine_code: str) -> int:
-    return 409 if engine_code == "wrong_phase" else 422
-
-
 def _coded(error: EngineError) -> TournamentError:
     return TournamentError(f"tournaments.{error.code}", error.message,
-                           status=_status(error.code), **error.details)
+                           **error.details)
 
 
 def _engine_rejection(context: TournamentContext, error: EngineError) -> Rejection:

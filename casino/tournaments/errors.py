@@ -3,10 +3,10 @@
 The engine's refusals keep their engine code under the `tournaments.`
 prefix (`tournaments.wrong_phase`, `tournaments.not_in_play`,
 `tournaments.deal_without_consent` ...: casino/tournaments/engine); they are
-recorded as `tournaments.request_rejected` before they are raised, with
-status 422 (409 for a wrong phase). Refusals by the compliance pipeline
-(identity, age, self-exclusion, the entry-fee cap) surface as
-`casino.compliance.errors.AttemptRejected`.
+recorded as `tournaments.request_rejected` before they are raised; their
+statuses are rows of casino.error_table (422, 409 for a wrong phase).
+Refusals by the compliance pipeline (identity, age, self-exclusion, the
+entry-fee cap) surface as `casino.compliance.errors.AttemptRejected`.
 """
 
 from enum import StrEnum
@@ -25,10 +25,14 @@ class TournamentErrorCode(StrEnum):
     """A credit to a gaming account (not a deposit) committed while a payout was
     split at its ceiling (002:L3070); 409, nothing written: send it again.
     A tournament that changed under the request each time it was tried is
-    the runner's `concurrent_update` (casino.runner)."""
+    the runner's `request.concurrent_update` (casino.runner)."""
     INVALID_SATELLITE_TARGET = "tournaments.invalid_satellite_target"
-    """A satellite's target is unknown, not registering (409), in another
-    currency, or priced other than the seat's value."""
+    """A satellite's target is unknown, in another currency, or priced other
+    than the seat's value: 422 (not registering is its own code)."""
+    TOURNAMENT_EXISTS = "tournaments.tournament_exists"
+    """An announcement under a tournament id already announced: 409."""
+    SATELLITE_TARGET_NOT_REGISTERING = "tournaments.satellite_target_not_registering"
+    """A satellite's target tournament no longer takes registrations: 409."""
     RULE = "tournaments.rule"
     """Prefix only: engine refusals are `tournaments.<engine code>`."""
 

@@ -30,7 +30,7 @@ HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 PLACEHOLDERS = {"int": "999999", "path": "no/such/thing", "str": "no-such-thing",
                 "slug": "no-such-thing", "uuid": str(uuid.UUID(int=0))}
 ROLES = [*Role, None]
-REFUSAL = {"code": "permission_denied", "message": HasRole.message, "details": {}}
+REFUSAL = {"code": "auth.permission_denied", "message": HasRole.message, "details": {}}
 # Endpoints this suite knows exist; the walk must find at least these.
 KNOWN_ROUTES = {
     "api/v1/events", "api/v1/accounts/<path:code>", "api/v1/players",

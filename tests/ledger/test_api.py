@@ -62,7 +62,7 @@ def test_feed_rejects_bad_parameters_with_400(client, params):
     """Out-of-range or non-integer paging parameters give a 400 naming the field."""
     response = client.get("/api/v1/events", params)
     assert response.status_code == 400
-    assert response.json()["code"] == "invalid_request"
+    assert response.json()["code"] == "request.invalid"
     assert set(response.json()["details"]) <= {"after", "limit"}
 
 

@@ -45,14 +45,14 @@ CASE_WRITERS = (Role.COMPLIANCE_OFFICER,)
 VERIFIERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 VERIFICATION_READERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR, Role.ACCOUNTANT)
 
-FORBIDDEN = OpenApiResponse(ErrorSerializer, description="`not_a_compliance_officer`.")
+FORBIDDEN = OpenApiResponse(ErrorSerializer, description="`compliance.not_a_compliance_officer`.")
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown case, alert or event"
                                                          " position (coded).")
-CONFLICT = OpenApiResponse(ErrorSerializer, description="`case_transition_not_allowed`,"
-                                                        " `case_closed`,"
-                                                        " `alert_already_handled`, or the"
-                                                        " Idempotency-Key was used for"
-                                                        " another request.")
+CONFLICT = OpenApiResponse(ErrorSerializer,
+                           description="`compliance.case_transition_not_allowed`,"
+                                       " `compliance.case_closed`,"
+                                       " `compliance.alert_already_handled`, or the"
+                                       " Idempotency-Key was used for another request.")
 
 
 def _details(case: Case) -> dict:

@@ -12,7 +12,7 @@ auditors; a compliance officer or an accountant may propose one (an
 accountant is often the one who finds the difference), and only a compliance
 officer other than the proposer may approve or reject it: the view admits
 compliance officers only, and the command enforces both rules again (403
-`not_an_approver`, 403 `approver_is_proposer`).
+`compliance.not_an_approver`, 403 `compliance.approver_is_proposer`).
 """
 
 from __future__ import annotations
@@ -53,15 +53,15 @@ NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown id (coded).")
 CONFLICT = OpenApiResponse(ErrorSerializer, description="The Idempotency-Key was used for a"
                                                         " different request, or the correction"
                                                         " is no longer proposed (coded).")
-FORBIDDEN = OpenApiResponse(ErrorSerializer, description="`approver_is_proposer` or"
-                                                         " `not_an_approver`.")
+FORBIDDEN = OpenApiResponse(ErrorSerializer, description="`compliance.approver_is_proposer` or"
+                                                         " `compliance.not_an_approver`.")
 
 
 def _correction(correction_id: str) -> Correction:
     correction = Correction.objects.filter(id=correction_id).first()
     if correction is None:
         raise ComplianceError(ComplianceErrorCode.UNKNOWN_CORRECTION,
-                              f"no correction {correction_id!r}", status=404,
+                              f"no correction {correction_id!r}",
                               correction=correction_id)
     return correction
 
@@ -138,7 +138,7 @@ class AlertDetailsView(APIView):
         alert = Alert.objects.filter(id=alert_id).first()
         if alert is None:
             raise ComplianceError(ComplianceErrorCode.UNKNOWN_ALERT, f"no alert {alert_id!r}",
-                                  status=404, alert=alert_id)
+                                  alert=alert_id)
         return Response(AlertSerializer(alert).data)
 
 

@@ -55,7 +55,7 @@ class _GamesView(KeyedWriteView):
         round_ = Round.objects.filter(id=round_id).first()
         if round_ is None:
             raise GamesError(GamesErrorCode.UNKNOWN_ROUND, f"no round {round_id!r}",
-                             status=404, round_id=round_id)
+                             round_id=round_id)
         headers = {"Idempotent-Replayed": "true"} if replayed else {}
         data = GameRoundSerializer(round_).data
         return Response(data, status=status, headers=headers)
@@ -82,7 +82,7 @@ class TableDetailsView(_GamesView):
         table = GameTable.objects.filter(id=table_id).first()
         if table is None:
             raise GamesError(GamesErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}",
-                             status=404, table_id=table_id)
+                             table_id=table_id)
         return Response(GameTableSerializer({
             "table_id": table.id, "venue": table.venue, "game": table.game,
             "currency": table.currency, "rulebook": table.rulebook, "config": table.config,

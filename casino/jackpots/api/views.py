@@ -137,7 +137,7 @@ def _hit(hit_id: str) -> JackpotHit:
     hit = JackpotHit.objects.filter(id=hit_id).first()
     if hit is None:
         raise JackpotError(JackpotErrorCode.UNKNOWN_HIT, f"no jackpot hit {hit_id!r}",
-                           status=404, hit_id=hit_id)
+                           hit_id=hit_id)
     return hit
 
 

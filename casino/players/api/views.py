@@ -40,8 +40,9 @@ from .serializers import (
 PERSONAL_DATA_READERS = (Role.CAGE, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 PLAYER_REQUEST_TAKERS = (Role.CAGE, Role.COMPLIANCE_OFFICER)
 
-UNKNOWN_PLAYER = OpenApiResponse(ErrorSerializer, description="`unknown_player` (or an unknown"
-                                                              " venue: `unknown_venue`).")
+UNKNOWN_PLAYER = OpenApiResponse(ErrorSerializer,
+                                 description="`players.unknown_player` (or an unknown"
+                                             " venue: `rules.unknown_venue`).")
 CONFLICT = OpenApiResponse(ErrorSerializer, description="The Idempotency-Key was used for a"
                                                         " different request, or the state"
                                                         " forbids it (coded).")
@@ -52,7 +53,7 @@ class PlayerRegistrationView(APIView):
 
     Roles: write cage; read (no GET here) cage, compliance_officer, auditor.
     A second registration of the same document is a 409
-    (`duplicate_identity`), unless it is a retry under the same key.
+    (`players.duplicate_identity`), unless it is a retry under the same key.
     """
 
     permission_classes = PERMISSIONS

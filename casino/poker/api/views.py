@@ -102,7 +102,7 @@ class TableDetailsView(_PokerView):
         table = Table.objects.filter(id=table_id).first()
         if table is None:
             raise PokerError(PokerErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}",
-                             status=404, table_id=table_id)
+                             table_id=table_id)
         account = Account.objects.filter(code=table_stacks(table.id)).first()
         data = {
             "table_id": table.id, "venue": table.venue, "currency": table.currency,
@@ -212,7 +212,7 @@ class HandDetailsView(_PokerView):
         hand = Hand.objects.filter(id=hand_id).first()
         if hand is None:
             raise PokerError(PokerErrorCode.UNKNOWN_HAND, f"no hand {hand_id!r}",
-                             status=404, hand_id=hand_id)
+                             hand_id=hand_id)
         return Response(HandSerializer(hand).data)
 
 

@@ -2,7 +2,7 @@
 
 Every write is a command run by casino.runner (`run`): the runner answers a
 request whose idempotency key is recorded (its result, or its recorded
-refusal; the key with another request is 409 `idempotency_key_reused`);
+refusal; the key with another request is 409 `request.idempotency_key_reused`);
 the command's `load` reads the versions of the streams it depends on, then
 the table or hand; `check` returns a refusal by a rule, which the runner
 appends as `poker.buy_in_rejected`, `poker.action_rejected`,

@@ -170,7 +170,7 @@ def load_table(table_id: str) -> TableContext:
                                                    stack_minor="stack_minor"))))
              .first())
     if table is None:
-        raise PokerError(Code.UNKNOWN_TABLE, f"no table {table_id!r}", status=404,
+        raise PokerError(Code.UNKNOWN_TABLE, f"no table {table_id!r}",
                          table_id=table_id)
     last = table.hands_started
     versions = {table_stream(table_id): table.table_version or 0,
@@ -294,7 +294,7 @@ def load_hand(hand_id: str) -> HandContext:
                     .annotate(stream_version=_stream_version(Value(stream)))
                     .filter(hand_id=hand_id_of(*parsed)).first())
     if snapshot is None:
-        raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}", status=404,
+        raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}",
                          hand_id=hand_id)
     at = snapshots.hand_at(snapshot.version, snapshot.state)
     return HandContext(snapshot.hand.table, parsed[1], at.state, at.status,
@@ -347,37 +347,37 @@ def _check_running(ctx: HandContext) -> None:
     if ctx.status == "disputed":
         raise PokerError(Code.HAND_DISPUTED,
                          f"hand {ctx.hand_id} is disputed: it settles only by a decision,"
-                         " or is voided", status=409, hand_id=ctx.hand_id)
+                         " or is voided", hand_id=ctx.hand_id)
 
 
 def _finished(ctx: HandContext) -> PokerError:
     return PokerError(Code.HAND_FINISHED, f"hand {ctx.hand_id} is {ctx.status}",
-                      status=409, hand_id=ctx.hand_id, state=ctx.status)
+                      hand_id=ctx.hand_id, state=ctx.status)
 
 
 def _hand_running(table_id: str, number: int) -> PokerError:
     return PokerError(Code.HAND_IN_PROGRESS,
                       f"hand {hand_id_of(table_id, number)} is running: no chips are added"
-                      " or removed until it ends", status=409,
+                      " or removed until it ends",
                       hand_id=hand_id_of(table_id, number), cite="000:L281")
 
 
 def _check_means(method: str, field: str) -> None:
     if method not in MEANS:
         raise PokerError(Code.INVALID_REQUEST, f"{field} must be one of {', '.join(MEANS)}",
-                         status=400, field=field)
+                         field=field)
 
 
 def _check_amount(amount_minor: int) -> None:
     if type(amount_minor) is not int or amount_minor <= 0:
         raise PokerError(Code.INVALID_REQUEST, "amount_minor must be a positive integer",
-                         status=400, field="amount")
+                         field="amount")
 
 
 def _check_seat_number(table: Table, seat: int, field: str = "seat") -> None:
     if type(seat) is not int or not 1 <= seat <= table.seats_max:
         raise PokerError(Code.INVALID_REQUEST,
-                         f"{field} must be a seat from 1 to {table.seats_max}", status=400,
+                         f"{field} must be a seat from 1 to {table.seats_max}",
                          field=field)
 
 
@@ -495,4 +495,4 @@ def _int_keys(mapping: Mapping[str, int] | None) -> dict[int, int] | None:
 
 def _raise_recorded_refusal(first: RecordedEvent) -> None:
     p = first.payload
-    raise PokerError(p["code"], p["message"], status=p["status"], **p["details"])
+    raise PokerError(p["code"], p["message"], **p["details"])

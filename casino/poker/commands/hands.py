@@ -116,7 +116,7 @@ def _deal(ctx: TableContext, deal: Deal, place: Venue, at: dt.datetime
               if s.player_id and s.stack_minor > 0}
     if len(stacks) < 2:
         raise PokerError(Code.TOO_FEW_PLAYERS, "a hand needs two players with chips",
-                         status=409, players=len(stacks), cite="000:L495")
+                         players=len(stacks), cite="000:L495")
     number = ctx.last_hand + 1
     started = {
         "hand_id": hand_id_of(table.id, number), "table_id": table.id, "number": number,
@@ -129,8 +129,7 @@ def _deal(ctx: TableContext, deal: Deal, place: Venue, at: dt.datetime
     try:
         state = _start_state(started)
     except (engine.IllegalAction, ValueError) as error:
-        raise PokerError(getattr(error, "code", Code.INVALID_REQUEST), str(error),
-                         status=400) from None
+        raise PokerError(getattr(error, "code", Code.INVALID_REQUEST), str(error)) from None
     payload = {**started, **_live(state)}
     event = NewEvent(stream=hand_stream(table.id, number), type=HAND_STARTED,
                      payload=payload, schema_version=SCHEMA_VERSION, occurred_at=at,
@@ -182,7 +181,7 @@ class Act(_HandCommand):
         try:
             _, events = _step(ctx, ctx.state, action, at=at, day=venue_day(place, at))
         except engine.IllegalAction as illegal:
-            refusal = PokerError(illegal.code, illegal.message, status=illegal.status,
+            refusal = PokerError(illegal.code, illegal.message,
                                  **illegal.details)
             return ActContext(ctx, place, at, request, (), refusal)
         return ActContext(ctx, place, at, request, events, None)
@@ -256,7 +255,7 @@ class RecordHand(_HandCommand):
                 state, step_events = _step(ctx, state, step, at=at, day=day)
             except engine.IllegalAction as illegal:
                 refusal = PokerError(illegal.code, f"step {index}: {illegal.message}",
-                                     status=illegal.status, step=index, **illegal.details)
+                                     step=index, **illegal.details)
                 refused = {"table_id": table_ctx.table.id, "step": index, "seat": step.seat,
                            "kind": step.kind, "amount_minor": step.amount_minor}
                 return HistoryContext(table_ctx, place, at, (), refusal, refused)
@@ -287,20 +286,19 @@ def _history_end(ctx: HandContext, state: engine.HandState, showdown: Showdown |
     """The events that close a recorded history, or a 400 if it does not end."""
     if void_reason is not None:
         if state.phase is engine.Phase.COMPLETE:
-            raise PokerError(Code.INVALID_REQUEST, "a hand that ended cannot be voided",
-                             status=400)
+            raise PokerError(Code.INVALID_REQUEST, "a hand that ended cannot be voided")
         return [_voided_event(ctx, void_reason, at=at, day=day)]
     if state.phase is engine.Phase.COMPLETE:
         if showdown is not None:
             raise PokerError(Code.INVALID_REQUEST, "the hand ended without a showdown:"
-                             " every other player folded or mucked", status=400)
+                             " every other player folded or mucked")
         return []
     if state.phase is not engine.Phase.SHOWDOWN or showdown is None:
         raise PokerError(Code.INCOMPLETE_HISTORY,
                          "the history must end the hand: the betting is not over"
                          if state.phase is not engine.Phase.SHOWDOWN
                          else "the betting is over: give the showdown",
-                         status=400, phase=str(state.phase), to_act=state.to_act)
+                         phase=str(state.phase), to_act=state.to_act)
     claimed = {int(seat): int(amount) for seat, amount in showdown.claimed_awards.items()
                if amount}
     events, _, _ = _showdown_events(ctx, state, showdown.board, showdown.hands, claimed,

@@ -185,13 +185,13 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
         return _hand_running(table.id, ctx.last_hand), False
     sitting = ctx.seats[seat]
     if sitting.player_id and sitting.player_id != player_id:
-        return PokerError(Code.SEAT_TAKEN, f"seat {seat} is taken", status=409,
+        return PokerError(Code.SEAT_TAKEN, f"seat {seat} is taken",
                           seat=seat), False
     elsewhere = [n for n, s in ctx.seats.items() if s.player_id == player_id and n != seat]
     if elsewhere:
         return PokerError(Code.NOT_SEATED_HERE,
                           f"the player sits at seat {elsewhere[0]} of this table",
-                          status=409, seat=elsewhere[0]), False
+                          seat=elsewhere[0]), False
     rulebook = RulebookVersion.objects.get(key=table.rulebook)
     rules_tonight = evening.EveningRules.from_figures(_figures(rulebook, day))
     terms = evening.TableTerms(
@@ -278,10 +278,10 @@ class CashOut(BaseCommand[CashOutContext, SeatResult]):
             raise _hand_running(table.id, ctx.last_hand)
         sitting = ctx.seats[seat]
         if not sitting.player_id:
-            raise PokerError(Code.SEAT_EMPTY, f"seat {seat} is empty", status=409, seat=seat)
+            raise PokerError(Code.SEAT_EMPTY, f"seat {seat} is empty", seat=seat)
         if sitting.player_id != player_id:
             raise PokerError(Code.NOT_SEATED_HERE, f"seat {seat} is not this player's",
-                             status=409, seat=seat)
+                             seat=seat)
         amount = sitting.stack_minor
         means = _means_account(paid_to, player_id, table.venue)
         credit = None

@@ -87,7 +87,7 @@ class ShowDown(_HandCommand):
         _check_running(ctx)
         if ctx.state.phase is not engine.Phase.SHOWDOWN:
             raise PokerError(Code.HAND_NOT_AT_SHOWDOWN,
-                             "the betting is not over: no showdown yet", status=409,
+                             "the betting is not over: no showdown yet",
                              phase=str(ctx.state.phase))
         return HandStep(ctx, rules.venue(ctx.table.venue), call.moment(), arguments)
 
@@ -129,7 +129,7 @@ class VoidHand(_HandCommand):
         reason = arguments["reason"]
         if not reason or not reason.strip():
             raise PokerError(Code.INVALID_REQUEST, "give the reason for voiding the hand",
-                             status=400, field="reason")
+                             field="reason")
         ctx = load_hand(arguments["hand_id"])
         _check_running(ctx)
         return HandStep(ctx, rules.venue(ctx.table.venue), call.moment(), arguments)
@@ -192,23 +192,23 @@ class DecideDispute(_HandCommand):
         decision, note = arguments["decision"], arguments["note"]
         if decision not in DECISIONS:
             raise PokerError(Code.INVALID_REQUEST,
-                             f"decision must be one of {', '.join(DECISIONS)}", status=400,
+                             f"decision must be one of {', '.join(DECISIONS)}",
                              field="decision")
         if not note or not note.strip():
             raise PokerError(Code.INVALID_REQUEST, "give the reason for the decision",
-                             status=400, field="note")
+                             field="note")
         user = get_user_model().objects.filter(username=call.actor).first()
         if not has_role(user, Role.COMPLIANCE_OFFICER):
             raise PokerError(Code.NOT_COMPLIANCE_OFFICER,
                              "only a compliance officer may decide a disputed hand",
-                             status=403, actor=call.actor)
+                             actor=call.actor)
         ctx = load_hand(arguments["hand_id"])
         if ctx.status in ("settled", "voided"):
             raise _finished(ctx)
         if ctx.status != "disputed":
             raise PokerError(Code.HAND_NOT_DISPUTED,
                              f"hand {ctx.hand_id} is not disputed: nothing to decide",
-                             status=409, hand_id=ctx.hand_id, state=ctx.status)
+                             hand_id=ctx.hand_id, state=ctx.status)
         disputed = (Event.objects.filter(stream=ctx.stream, type=HAND_DISPUTED)
                     .values_list("payload", flat=True).get())
         return DisputeContext(ctx, rules.venue(ctx.table.venue), call.moment(), decision,
@@ -260,13 +260,13 @@ def _showdown_events(ctx: HandContext, state: engine.HandState, board: str | Seq
     shown = {int(seat): cards for seat, cards in hands.items()}
     if set(shown) & set(state.mucked):
         raise PokerError(Code.INVALID_SHOWDOWN,
-                         "a mucked hand is dead: its cards are not read", status=400,
+                         "a mucked hand is dead: its cards are not read",
                          mucked=list(state.mucked), seats_given=sorted(shown),
                          cite="000:L245-248")
     if not must_show <= set(shown) <= set(state.holding_seats):
         raise PokerError(Code.INVALID_SHOWDOWN,
                          "give the cards of every player still holding cards, and only"
-                         " theirs (a player who does not show mucks)", status=400,
+                         " theirs (a player who does not show mucks)",
                          holding_seats=list(state.holding_seats),
                          seats_given=sorted(shown), cite="000:L192-195")
     awarded = engine.award_uncontested([p for p in pots if len(p.eligible_seats) == 1])
@@ -277,7 +277,7 @@ def _showdown_events(ctx: HandContext, state: engine.HandState, board: str | Seq
                 [(pot.amount_minor, pot.eligible_seats) for pot in contested],
                 state.button)
         except ValueError as error:
-            raise PokerError(Code.INVALID_SHOWDOWN, str(error), status=400) from None
+            raise PokerError(Code.INVALID_SHOWDOWN, str(error)) from None
         for seat, amount in verified_result.awards.items():
             awarded[seat] = awarded.get(seat, 0) + amount
     verified = {seat: amount for seat, amount in sorted(awarded.items()) if amount}

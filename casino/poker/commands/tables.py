@@ -191,7 +191,7 @@ def _table_config(*, variant: str, structure: str, small_blind_minor: int,
     """
     if variant not in engine.VARIANTS or variant not in native_eval.VARIANTS:
         raise PokerError(Code.INVALID_REQUEST, f"unknown poker variant {variant!r}",
-                         status=400, field="variant")
+                         field="variant")
     try:
         structure = engine.BettingStructure(structure).value
         stakes = engine.Stakes(small_blind_minor=small_blind_minor,
@@ -200,24 +200,24 @@ def _table_config(*, variant: str, structure: str, small_blind_minor: int,
                                bring_in_minor=bring_in_minor, small_bet_minor=small_bet_minor,
                                big_bet_minor=big_bet_minor)
     except ValueError as error:
-        raise PokerError(Code.INVALID_REQUEST, str(error), status=400) from None
+        raise PokerError(Code.INVALID_REQUEST, str(error)) from None
     family = engine.family_of(variant)
     if family is not engine.Family.STUD and big_blind_minor <= 0:
         raise PokerError(Code.INVALID_REQUEST, f"a {family.value} game table needs a big"
-                         " blind", status=400, field="big_blind")
+                         " blind", field="big_blind")
     if family is engine.Family.STUD and not (bring_in_minor or big_blind_minor):
         raise PokerError(Code.INVALID_REQUEST, "a stud table needs a bring-in or blinds"
-                         " (000:L952-954)", status=400, field="bring_in")
+                         " (000:L952-954)", field="bring_in")
     if engine.BettingStructure(structure).is_limit and not stakes.small_unit_minor:
         raise PokerError(Code.INVALID_REQUEST, "a limit table needs its betting units",
-                         status=400, field="small_bet")
+                         field="small_bet")
     if not 2 <= seats_max <= engine.betting.SEATS_MAX:
         raise PokerError(Code.INVALID_REQUEST,
                          f"seats_max must be 2 to {engine.betting.SEATS_MAX} (000:L495)",
-                         status=400, field="seats_max")
+                         field="seats_max")
     if not 0 < buy_in_minor_min <= buy_in_minor_max:
         raise PokerError(Code.INVALID_REQUEST,
-                         "the buy-in range needs 0 < minimum <= maximum", status=400,
+                         "the buy-in range needs 0 < minimum <= maximum",
                          field="buy_in_min")
     names = ("small_blind_minor", "big_blind_minor", "ante_minor", "big_blind_ante_minor",
              "bring_in_minor", "small_bet_minor", "big_bet_minor")
@@ -235,7 +235,7 @@ def _check_banzai(figures: Mapping[str, tuple[Any, str]], config: Mapping[str, A
     cap = figures["banzai.stack_max_big_blinds"][0] * config["stakes"]["big_blind_minor"]
     if config["buy_in_minor_max"] > cap:
         raise PokerError(Code.INVALID_REQUEST, f"a Banzai table's maximum buy-in is at most"
-                         f" 10 big blinds ({cap})", status=400, field="buy_in_max",
+                         f" 10 big blinds ({cap})", field="buy_in_max",
                          limit_minor=cap, cite="001:L221")
 
 
@@ -426,12 +426,12 @@ class ChargeTime(BaseCommand[TimeChargeContext, "TimeChargeResult"]):
         jackpot_fee = _rule_from(table.jackpot_time_fee) if table.jackpot_time_fee else None
         if not by_time and jackpot_fee is None:
             raise PokerError(Code.NO_TIME_CHARGE, "this table charges no time",
-                             status=409, table_id=table.id)
+                             table_id=table.id)
         if ctx.last_hand_running:
             raise _hand_running(table.id, ctx.last_hand)
         seated = {n: s for n, s in ctx.seats.items() if s.player_id}
         if not seated:
-            raise PokerError(Code.NO_TIME_CHARGE, "nobody is seated", status=409)
+            raise PokerError(Code.NO_TIME_CHARGE, "nobody is seated")
         rake = fee = refusal = None
         try:
             rake = engine.time_charge_for(rake_rule, list(seated)) if by_time else None
@@ -469,7 +469,7 @@ class ChargeTime(BaseCommand[TimeChargeContext, "TimeChargeResult"]):
                 raise PokerError(Code.STACK_BELOW_TIME_CHARGE,
                                  f"seat {seat} has {seated[seat].stack_minor}, less than its"
                                  f" time charge {sum(parts.values())}: top up or leave",
-                                 status=409, seat=seat)
+                                 seat=seat)
         rake_total = rake.total_minor if rake else 0
         fee_total = fee.total_minor if fee else 0
         postings = [Posting(table_stacks(table.id), rake_total + fee_total, table.currency)]

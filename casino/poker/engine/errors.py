@@ -1,8 +1,9 @@
 """Codes and the exception of an action the betting rules refuse.
 
-`IllegalAction` carries `code`, `status`, `message` and `details`, the shape
-`casino.exception_handler` turns into a 4xx answer, without importing the
-project's error base: the engine imports nothing outside itself. Codes are
+`IllegalAction` carries `code`, `message` and `details`, the shape
+`casino.exception_handler` turns into a 4xx answer (the status is the code's
+row in casino.error_table), without importing the project's error base: the
+engine imports nothing outside itself. Codes are
 stable and never renamed; each names the rule it enforces in its docstring.
 """
 
@@ -65,9 +66,9 @@ class BettingErrorCode(StrEnum):
     NOT_IN_HAND = "poker.not_in_hand"
     """The seat named (a stud street's first player, a barred player) is not
     in the hand."""
-    NOT_AT_SHOWDOWN = "poker.hand_not_at_showdown"
-    """A hand is mucked at the showdown only, once the betting is over (the
-    same code as the commands' showdown refusal)."""
+    NOT_AT_SHOWDOWN = "poker.muck_before_showdown"
+    """A hand is mucked at the showdown only, once the betting is over
+    (recorded, 422; the commands' `poker.hand_not_at_showdown` is a 409)."""
     TIME_CHARGE_NOT_ALLOWED = "poker.time_charge_not_allowed"
     """Tallinn: time rake only with three or fewer players (003:L140)."""
 
@@ -78,8 +79,6 @@ class IllegalAction(Exception):
     `details` holds machine-readable context: the seat, the amount tried, the
     limit it broke (`limit_minor`) and the seed citation (`cite`).
     """
-
-    status = 422
 
     def __init__(self, code: BettingErrorCode, message: str, **details: Any) -> None:
         super().__init__(message)

@@ -62,7 +62,7 @@ class RulebookVersionDetailsView(APIView):
         )
         if rulebook is None:
             raise RulesError(RulesErrorCode.UNKNOWN_RULEBOOK,
-                             f"no rulebook {rulebook_id!r} version {version}", status=404,
+                             f"no rulebook {rulebook_id!r} version {version}",
                              rulebook_id=rulebook_id, version=version)
         return Response(RulebookVersionDetailsSerializer(rulebook).data)
 

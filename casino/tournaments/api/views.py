@@ -76,7 +76,7 @@ class TournamentDetailsView(APIView):
         row = Tournament.objects.filter(id=tournament_id).first()
         if row is None:
             raise TournamentError(TournamentErrorCode.UNKNOWN_TOURNAMENT,
-                                  f"no tournament {tournament_id!r}", status=404)
+                                  f"no tournament {tournament_id!r}")
         return Response(s.TournamentSerializer(row).data)
 
 

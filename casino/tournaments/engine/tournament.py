@@ -222,9 +222,9 @@ class Tournament:
         late entry). Only an entry or a late entry may be paid so.
         """
         if kind not in ENTRY_KINDS:
-            raise EngineError("invalid_request", f"unknown entry kind {kind!r}")
+            raise EngineError("invalid_operation", f"unknown entry kind {kind!r}")
         if paid_by is not None and (kind == "re_entry" or not paid_by.startswith("satellite:")):
-            raise EngineError("invalid_request", "only a satellite seat pays an entry for the"
+            raise EngineError("invalid_operation", "only a satellite seat pays an entry for the"
                               " player, and never a re-entry", paid_by=paid_by)
         player = self.players.get(player_id)
         if kind == "entry":
@@ -342,11 +342,11 @@ class Tournament:
         """
         self._require(Phase.RUNNING)
         if self.config.format != "hexapro":
-            raise EngineError("invalid_request", "only HexaPro draws its prize pool")
+            raise EngineError("invalid_operation", "only HexaPro draws its prize pool")
         if self.drawn_shares is not None:
             raise EngineError("already_drawn", "the prize pool is drawn already")
         if type(prize_pool_minor) is not int or prize_pool_minor <= 0:
-            raise EngineError("invalid_request", "the drawn pool must be positive")
+            raise EngineError("invalid_operation", "the drawn pool must be positive")
         by_basis_points(prize_pool_minor, shares_basis_points)  # checks the shares
         difference = prize_pool_minor - self.pool_minor
         transfers = []
@@ -373,7 +373,7 @@ class Tournament:
         self._require(*PLAYING)
         ids = [o.player_id for o in outs]
         if not ids or len(set(ids)) != len(ids):
-            raise EngineError("invalid_request", "name each eliminated player once")
+            raise EngineError("invalid_operation", "name each eliminated player once")
         for player_id in ids:
             self._alive(player_id)
         if len(self.alive) - len(ids) < 1:

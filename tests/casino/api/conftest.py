@@ -45,7 +45,7 @@ def refusal_matches(body: dict, answer: dict) -> bool:
     `invalid_request`)."""
     if "code" in answer:
         return body == answer
-    return body["code"] == "invalid_request" and body["details"] == answer
+    return body["code"] == "request.invalid" and body["details"] == answer
 
 
 def event_count() -> int:

@@ -118,5 +118,5 @@ def test_an_unknown_alert_is_404(officer, venues):
     """An unknown alert id answers a coded 404."""
     response = officer.get("/api/v1/alerts/alert/999999")
     assert response.status_code == 404
-    assert response.json() == {"code": "unknown_alert", "message": "no alert 'alert/999999'",
+    assert response.json() == {"code": "compliance.unknown_alert", "message": "no alert 'alert/999999'",
                                "details": {"alert": "alert/999999"}}

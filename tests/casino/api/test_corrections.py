@@ -84,7 +84,7 @@ def test_the_proposer_cannot_approve_their_own_correction(olli):
                     key="a")
     assert response.status_code == 403
     assert response.json() == {
-        "code": "approver_is_proposer",
+        "code": "compliance.approver_is_proposer",
         "message": "a correction must be decided by someone other than its proposer",
         "details": {}}
     assert event_count() == before
@@ -127,7 +127,7 @@ def test_a_rejected_correction_moves_nothing_and_cannot_be_approved(outi, propos
     before = event_count()
     again = post(outi, f"{url}/approve", {"note": "Changed my mind"}, key="a")
     assert again.status_code == 409
-    assert again.json() == {"code": "correction_not_pending",
+    assert again.json() == {"code": "compliance.correction_not_pending",
                             "message": "correction is rejected, not proposed", "details": {}}
     assert event_count() == before
     assert _balance("player/x/account") == 100_00
@@ -140,8 +140,8 @@ def test_an_approval_that_would_overdraw_the_account_is_a_conflict(olli, outi):
     before = event_count()
     response = post(outi, f"/api/v1/corrections/{correction['id']}/approve", {}, key="a")
     assert response.status_code == 409
-    assert response.json()["code"] == "correction_not_pending"
-    assert response.json()["details"] == {"ledger": "insufficient_funds"}
+    assert response.json()["code"] == "compliance.correction_not_pending"
+    assert response.json()["details"] == {"ledger": "ledger.insufficient_funds"}
     assert event_count() == before
 
 
@@ -171,7 +171,7 @@ def test_a_correction_is_read_by_id(api_client, proposed):
 def test_an_unknown_correction_is_404(api_client, books):
     response = api_client(Role.AUDITOR).get("/api/v1/corrections/nope")
     assert response.status_code == 404
-    assert response.json() == {"code": "unknown_correction", "message": "no correction 'nope'",
+    assert response.json() == {"code": "compliance.unknown_correction", "message": "no correction 'nope'",
                                "details": {"correction": "nope"}}
 
 
@@ -188,16 +188,16 @@ SIGNED_MESSAGE = 'give the amount as a string with at most two decimals, e.g. "-
         ({"amount": "--1"}, 400, {"amount": [SIGNED_MESSAGE]}),
         ({"amount": True}, 400, {"amount": [SIGNED_MESSAGE]}),
         ({"account": "player/nobody"}, 404,
-         {"code": "invalid_correction", "message": "no account 'player/nobody'",
+         {"code": "compliance.unknown_account", "message": "no account 'player/nobody'",
           "details": {"account": "player/nobody"}}),
         ({"counter_account": "house/test/sek"}, 400,
-         {"code": "invalid_correction",
+         {"code": "compliance.invalid_correction",
           "message": "the two accounts must differ and share a currency", "details": {}}),
         ({"counter_account": "player/x/account"}, 400,
-         {"code": "invalid_correction",
+         {"code": "compliance.invalid_correction",
           "message": "the two accounts must differ and share a currency", "details": {}}),
         ({"reason": "oops"}, 400,
-         {"code": "invalid_correction", "message": "give a reason of at least 10 characters",
+         {"code": "compliance.invalid_correction", "message": "give a reason of at least 10 characters",
           "details": {}}),
         ({"reason": ""}, 400, {"reason": ["This field may not be blank."]}),
     ],
@@ -228,9 +228,9 @@ def test_a_proposal_without_a_field_is_refused(olli, field):
     "action, correction_id, body, status, answer",
     [
         ("approve", "nope", {}, 404,
-         {"code": "unknown_correction", "message": "no correction 'nope'", "details": {}}),
+         {"code": "compliance.unknown_correction", "message": "no correction 'nope'", "details": {}}),
         ("reject", "nope", {"note": "Duplicate"}, 404,
-         {"code": "unknown_correction", "message": "no correction 'nope'", "details": {}}),
+         {"code": "compliance.unknown_correction", "message": "no correction 'nope'", "details": {}}),
         ("reject", None, {}, 400, {"note": ["This field is required."]}),
         ("reject", None, {"note": ""}, 400, {"note": ["This field may not be blank."]}),
         ("approve", None, {"note": ["a", "list"]}, 400, {"note": ["Not a valid string."]}),

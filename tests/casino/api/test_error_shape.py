@@ -23,7 +23,7 @@ def _error(response, status: int, code: str) -> dict:
 def test_validation_errors_name_the_first_field_and_list_all(venues):
     client = client_for(Role.CAGE)
     body = _error(post(client, "/api/v1/cage/deposits", {"venue": "casino-helsinki"}),
-                  400, "invalid_request")
+                  400, "request.invalid")
     assert set(body["details"]) == {"player_id", "amount", "currency", "method"}
     assert body["message"] == "player_id: This field is required."
 
@@ -31,17 +31,17 @@ def test_validation_errors_name_the_first_field_and_list_all(venues):
 def test_framework_refusals_keep_their_status_and_code(venues):
     anonymous = client_for(None)
     anonymous.credentials()
-    _error(anonymous.get("/api/v1/events"), 401, "not_authenticated")
-    _error(client_for(Role.CAGE).get("/api/v1/alerts"), 403, "permission_denied")
+    _error(anonymous.get("/api/v1/events"), 401, "auth.not_authenticated")
+    _error(client_for(Role.CAGE).get("/api/v1/alerts"), 403, "auth.permission_denied")
     auditor = client_for(Role.AUDITOR)
-    _error(auditor.get("/api/v1/accounts/no-such-account"), 404, "not_found")
-    _error(post_raw(client_for(Role.CAGE), "/api/v1/cage/deposits", "{"), 400, "parse_error")
-    _error(auditor.delete("/api/v1/events"), 405, "method_not_allowed")
+    _error(auditor.get("/api/v1/accounts/no-such-account"), 404, "request.not_found")
+    _error(post_raw(client_for(Role.CAGE), "/api/v1/cage/deposits", "{"), 400, "request.parse_error")
+    _error(auditor.delete("/api/v1/events"), 405, "request.method_not_allowed")
 
 
 def test_an_unmatched_api_url_answers_json_and_other_urls_html(venues):
     auditor = client_for(Role.AUDITOR)
-    _error(auditor.get("/api/v1/rulebooks/ray-casino/not-a-number"), 404, "not_found")
+    _error(auditor.get("/api/v1/rulebooks/ray-casino/not-a-number"), 404, "request.not_found")
     page = auditor.get("/no-such-page/")
     assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
 
@@ -63,13 +63,13 @@ def test_a_number_out_of_the_databases_range_is_a_400(venues):
     """A query value PostgreSQL cannot hold is refused, not a 500."""
     officer = client_for(Role.COMPLIANCE_OFFICER)
     _error(officer.get("/api/v1/compliance/chain-verifications", {"offset": 2**64}),
-           400, "invalid_request")
+           400, "request.invalid")
     _error(client_for(Role.AUDITOR).get("/api/v1/events", {"after": 2**64}),
-           400, "invalid_request")
+           400, "request.invalid")
 
 
 def test_a_body_in_another_media_type_is_a_415(venues):
     response = client_for(Role.CAGE).post("/api/v1/cage/deposits", "amount=1",
                                           content_type="text/plain",
                                           headers={"Idempotency-Key": "k-415"})
-    _error(response, 415, "unsupported_media_type")
+    _error(response, 415, "request.unsupported_media_type")

@@ -55,27 +55,27 @@ WALK: dict[str, Entry] = {
     "v1_cage_chip_redemptions_create": Entry(w.cage("chip-redemptions", "paid_to")),
     # players
     "v1_players_create": Entry(w.register, _taken(
-        "duplicate_identity", "one player per identity document")),
+        "players.duplicate_identity", "one player per identity document")),
     "v1_players_verification_create": Entry(w.verify, _taken(
-        "already_verified", "a player's identity is verified once")),
+        "players.already_verified", "a player's identity is verified once")),
     "v1_players_self_exclusion_create": Entry(w.self_exclude, _taken(
-        "self_exclusion_active", "a running self-exclusion cannot be changed (002:L3086)")),
+        "players.self_exclusion_active", "a running self-exclusion cannot be changed (002:L3086)")),
     "v1_players_limits_create": Entry(w.set_limit),
     # compliance: corrections, cases, alerts, the chain
     "v1_corrections_create": Entry(w.propose),
     "v1_corrections_approve_create": Entry(w.decide_correction("approve"), _taken(
-        "correction_not_pending", "a correction is decided once")),
+        "compliance.correction_not_pending", "a correction is decided once")),
     "v1_corrections_reject_create": Entry(w.decide_correction("reject"), _taken(
-        "correction_not_pending", "a correction is decided once")),
+        "compliance.correction_not_pending", "a correction is decided once")),
     "v1_compliance_cases_create": Entry(w.open_case, _taken(
-        "alert_already_handled", "an alert is handled by one case")),
+        "compliance.alert_already_handled", "an alert is handled by one case")),
     "v1_compliance_cases_state_create": Entry(w.case_state, _taken(
-        "case_transition_not_allowed", "the case is already investigating")),
+        "compliance.case_transition_not_allowed", "the case is already investigating")),
     "v1_compliance_cases_notes_create": Entry(w.case_note),
     "v1_compliance_cases_events_create": Entry(w.case_events, AlreadyDone(
         "the positions are linked to the case already")),
     "v1_compliance_alert_dismissals_create": Entry(w.dismiss_alert, _taken(
-        "alert_already_handled", "an alert is dismissed once")),
+        "compliance.alert_already_handled", "an alert is dismissed once")),
     "v1_compliance_chain_verifications_create": Entry(
         w.verify_chain, Independent(),
         NoOtherRequest("POST takes no body and no path parameter: one request only")),
@@ -96,13 +96,13 @@ WALK: dict[str, Entry] = {
     "v1_jackpots_pools_create": Entry(w.open_pool, AlreadyDone(
         "a venue has one pool of a kind: opening it again answers the pool")),
     "v1_jackpots_pools_rollups_create": Entry(w.rollup, _taken(
-        "gaming_day_already_rolled_up", "a day rolls up once, never twice")),
+        "jackpots.gaming_day_already_rolled_up", "a day rolls up once, never twice")),
     "v1_jackpots_hits_approve_create": Entry(w.hit_decision("approve"), _taken(
-        "jackpot_hit_not_pending", "a hit is decided once")),
+        "jackpots.hit_not_pending", "a hit is decided once")),
     "v1_jackpots_hits_reject_create": Entry(w.hit_decision("reject"), _taken(
-        "jackpot_hit_not_pending", "a hit is decided once")),
+        "jackpots.hit_not_pending", "a hit is decided once")),
     "v1_jackpots_hits_pay_create": Entry(w.hit_decision("pay"), _taken(
-        "jackpot_hit_not_approved", "a hit is paid once")),
+        "jackpots.hit_not_approved", "a hit is paid once")),
     # reports
     "v1_reports_closes_create": Entry(w.close_day, AlreadyDone(
         "a venue's gaming day closes once: closing it again answers the close")),
@@ -133,6 +133,18 @@ WALK: dict[str, Entry] = {
         "tournaments.wrong_phase", "a tournament is paid out once")),
     "v1_tournaments_cancel_create": Entry(w.cancel, _taken(
         "tournaments.wrong_phase", "a tournament is cancelled once")),
+    # machines
+    "v1_machine_premises_create": Entry(w.machine_premises),   # posted again
+    "v1_machines_create": Entry(w.register_machine, _taken(
+        "machines.machine_exists", "a machine id is registered once")),
+    # Another client's batch replays each round (keyed by the machine's round
+    # id, not by client) and records its own batch answer.
+    "v1_machines_rounds_create": Entry(w.machine_rounds),
+    "v1_machines_cash_ins_create": Entry(w.machine_cash_in),
+    "v1_machines_cash_outs_create": Entry(w.machine_cash_out, _taken(
+        "machines.nothing_to_cash_out", "the credit went out on the first voucher")),
+    "v1_vouchers_redemptions_create": Entry(w.voucher_redemption, _taken(
+        "machines.voucher_redeemed", "a voucher is redeemed exactly once")),
     # poker
     "v1_poker_tables_create": Entry(w.poker_table),
     "v1_poker_tables_buy_ins_create": Entry(w.buy_in),   # the seated player tops up
@@ -204,7 +216,7 @@ def test_every_write_operation_has_a_row(write_operations):
     """A write in the schema without a row in the walk (or a row for a write
     that no longer exists) fails here."""
     assert sorted(write_operations) == sorted([*WALK, *QUERIES])
-    assert len(write_operations) == 55
+    assert len(write_operations) == 61
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))
@@ -250,7 +262,7 @@ def test_the_same_key_with_another_request_is_a_409(venues, name, write_operatio
     written = _events()
     response = _send(row.client, row.other_url, row.other_body)
     body = _json(response)
-    assert (response.status_code, _code(body)) == (409, "idempotency_key_reused"), \
+    assert (response.status_code, _code(body)) == (409, "request.idempotency_key_reused"), \
         (response.status_code, body, _events() - written)
     assert not response.has_header(REPLAYED)
     assert _events() == written

@@ -46,7 +46,7 @@ def test_occurred_at_in_the_future_is_refused(venues):
     ahead = NOON + dt.timedelta(seconds=31)
     response = _buy(cage, player.id, "ahead-1", occurred_at=ahead.isoformat())
     assert response.status_code == 400
-    assert response.json()["code"] == "occurred_at_in_future"
+    assert response.json()["code"] == "request.occurred_at_in_future"
     assert Event.objects.count() == before
     within = _buy(cage, player.id, "ahead-2",
                   occurred_at=(NOON + dt.timedelta(seconds=30)).isoformat())
@@ -62,7 +62,7 @@ def test_occurred_at_on_a_closed_gaming_day_is_refused(venues):
     late = dt.datetime(2026, 6, 15, 22, 0, tzinfo=HELSINKI)
     response = _buy(cage, player.id, "closed-1", occurred_at=late.isoformat())
     assert response.status_code == 409
-    assert response.json()["code"] == "occurred_at_in_closed_day"
+    assert response.json()["code"] == "request.occurred_at_in_closed_day"
     assert response.json()["details"]["last_closed_day"] == "2026-06-15"
     assert Event.objects.count() == before
 

@@ -80,7 +80,7 @@ def test_reading_an_unknown_player_is_404(api_client, venues):
     """The coded error names the player."""
     response = api_client(Role.CAGE).get("/api/v1/players/nobody")
     assert response.status_code == 404
-    assert response.json() == {"code": "unknown_player", "message": "no player 'nobody'",
+    assert response.json() == {"code": "players.unknown_player", "message": "no player 'nobody'",
                                "details": {"player": "nobody"}}
 
 
@@ -98,13 +98,13 @@ def test_registration_without_a_field_is_refused(cage, field):
 @pytest.mark.parametrize(
     "change, status, answer",
     [
-        ({"nationality": "fin"}, 400, {"code": "invalid_player",
+        ({"nationality": "fin"}, 400, {"code": "players.invalid_player",
                                        "message": "nationality must be an ISO 3166 two-letter"
                                                   " code", "details": {}}),
-        ({"date_of_birth": "2099-01-01"}, 400, {"code": "invalid_player",
+        ({"date_of_birth": "2099-01-01"}, 400, {"code": "players.invalid_player",
                                                 "message": "date_of_birth is in the future",
                                                 "details": {}}),
-        ({"document_number": "X1"}, 400, {"code": "invalid_player",
+        ({"document_number": "X1"}, 400, {"code": "players.invalid_player",
                                           "message": "document_number must be 4-40 characters",
                                           "details": {}}),
         ({"date_of_birth": "1990-13-01"}, 400, {"date_of_birth": [
@@ -136,7 +136,7 @@ def test_registering_the_same_document_twice_is_a_conflict(cage):
     assert response.status_code == 409
     body = response.json()
     assert (body["code"], body["message"]) == (
-        "duplicate_identity", "a player with this identity document is already registered")
+        "players.duplicate_identity", "a player with this identity document is already registered")
     assert event_count() == before
 
 
@@ -163,7 +163,7 @@ def test_verifying_a_verified_player_again_is_a_conflict(cage, player):
     response = post(cage, f"/api/v1/players/{player.id}/verification", {"method": "passport"},
                     key="again")
     assert response.status_code == 409
-    assert response.json()["code"] == "already_verified"
+    assert response.json()["code"] == "players.already_verified"
     assert event_count() == before
 
 
@@ -171,7 +171,7 @@ def test_verifying_a_verified_player_again_is_a_conflict(cage, player):
     "player_id, body, status, answer",
     [
         ("nobody", {"method": "bank_id"}, 404,
-         {"code": "unknown_player", "message": "no player 'nobody'",
+         {"code": "players.unknown_player", "message": "no player 'nobody'",
           "details": {"player": "nobody"}}),
         (None, {"method": "fax"}, 400, {"method": ['"fax" is not a valid choice.']}),
         (None, {}, 400, {"method": ["This field is required."]}),
@@ -209,21 +209,21 @@ def test_self_exclusion_excludes_the_player_for_the_months_asked(cage, unverifie
     "player_id, body, status, answer",
     [
         ("nobody", {"months": 6, "venue": "ray-online"}, 404,
-         {"code": "unknown_player", "message": "no player 'nobody'",
+         {"code": "players.unknown_player", "message": "no player 'nobody'",
           "details": {"player": "nobody"}}),
         (None, {"months": 13, "venue": "ray-online"}, 400,
-         {"code": "invalid_self_exclusion", "message": "months must be 1 to 12 (002:L3086)",
+         {"code": "players.invalid_self_exclusion", "message": "months must be 1 to 12 (002:L3086)",
           "details": {"months_max": 12, "cite": "002:L3086"}}),
         (None, {"months": 0, "venue": "ray-online"}, 400,
-         {"code": "invalid_self_exclusion", "message": "months must be 1 to 12 (002:L3086)",
+         {"code": "players.invalid_self_exclusion", "message": "months must be 1 to 12 (002:L3086)",
           "details": {"months_max": 12, "cite": "002:L3086"}}),
         (None, {"months": 1.5, "venue": "ray-online"}, 400,
          {"months": ["A valid integer is required."]}),
         (None, {"months": 6, "venue": "nowhere"}, 404,
-         {"code": "unknown_venue", "message": "no venue 'nowhere'",
+         {"code": "rules.unknown_venue", "message": "no venue 'nowhere'",
           "details": {"venue": "nowhere"}}),
         (None, {"months": 6, "venue": "casino-helsinki"}, 400,
-         {"code": "invalid_self_exclusion",
+         {"code": "players.invalid_self_exclusion",
           "message": "rulebook ray-casino@1 has no self-exclusion rule", "details": {}}),
         (None, {"venue": "ray-online"}, 400, {"months": ["This field is required."]}),
     ],
@@ -247,7 +247,7 @@ def test_a_running_self_exclusion_cannot_be_changed(cage, unverified):
     before = event_count()
     response = post(cage, url, {"months": 12, "venue": "ray-online"}, key="second")
     assert response.status_code == 409
-    assert response.json()["code"] == "self_exclusion_active"
+    assert response.json()["code"] == "players.self_exclusion_active"
     assert event_count() == before
 
 
@@ -306,7 +306,7 @@ def test_listing_limits_shows_each_as_it_stands_now(api_client, venues):
 def test_listing_limits_of_an_unknown_player_is_404(api_client, venues):
     response = api_client(Role.CAGE).get("/api/v1/players/nobody/limits")
     assert response.status_code == 404
-    assert response.json()["code"] == "unknown_player"
+    assert response.json()["code"] == "players.unknown_player"
 
 
 MONEY_MESSAGE = 'give the amount as a string with at most two decimals, e.g. "150.00"'
@@ -316,7 +316,7 @@ MONEY_MESSAGE = 'give the amount as a string with at most two decimals, e.g. "15
     "player_id, body, status, answer",
     [
         ("nobody", {"kind": "daily_spend", "value": "150.00", "venue": "ray-online"}, 404,
-         {"code": "unknown_player", "message": "no player 'nobody'",
+         {"code": "players.unknown_player", "message": "no player 'nobody'",
           "details": {"player": "nobody"}}),
         (None, {"kind": "daily_spend", "value": "1.005", "venue": "ray-online"}, 400,
          {"value": [MONEY_MESSAGE]}),
@@ -335,10 +335,10 @@ MONEY_MESSAGE = 'give the amount as a string with at most two decimals, e.g. "15
         (None, {"kind": "weekly_spend", "value": "1.00", "venue": "ray-online"}, 400,
          {"kind": ['"weekly_spend" is not a valid choice.']}),
         (None, {"kind": "daily_spend", "value": "150.00", "venue": "nowhere"}, 404,
-         {"code": "unknown_venue", "message": "no venue 'nowhere'",
+         {"code": "rules.unknown_venue", "message": "no venue 'nowhere'",
           "details": {"venue": "nowhere"}}),
         (None, {"kind": "daily_spend", "value": "150.00", "venue": "casino-helsinki"}, 400,
-         {"code": "invalid_limit", "message": "rulebook ray-casino@1 has no player-set limits",
+         {"code": "players.invalid_limit", "message": "rulebook ray-casino@1 has no player-set limits",
           "details": {}}),
         (None, {"kind": "daily_spend", "venue": "ray-online"}, 400,
          {"value": ["This field is required."]}),

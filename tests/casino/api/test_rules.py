@@ -56,7 +56,7 @@ def test_a_rulebook_version_shows_its_rows_with_citations(table, venues):
 def test_an_unknown_rulebook_version_is_404(table, venues, url):
     response = table.get(url)
     assert response.status_code == 404
-    assert response.json()["code"] == "unknown_rulebook"
+    assert response.json()["code"] == "rules.unknown_rulebook"
 
 
 def test_venues_are_listed(table, venues):
@@ -84,5 +84,5 @@ def test_a_venue_shows_its_rulebook_and_day(api_client, venues):
 def test_an_unknown_venue_is_404(table, venues):
     response = table.get("/api/v1/venues/nowhere")
     assert response.status_code == 404
-    assert response.json() == {"code": "unknown_venue", "message": "no venue 'nowhere'",
+    assert response.json() == {"code": "rules.unknown_venue", "message": "no venue 'nowhere'",
                                "details": {"venue": "nowhere"}}

@@ -109,7 +109,7 @@ def test_a_write_whose_body_is_not_an_object_is_refused(world, name):
     response = post(client, url, [])
     assert response.status_code == 400
     assert response.json() == {
-        "code": "invalid_request",
+        "code": "request.invalid",
         "message": "Invalid data. Expected a dictionary, but got list.",
         "details": {"non_field_errors": ["Invalid data. Expected a dictionary, but got list."]}}
     assert event_count() == before
@@ -139,5 +139,5 @@ def test_the_same_key_with_a_different_body_is_a_conflict(world, name):
     assert post(client, url, body, key="reuse-1").status_code == status
     response = post(client, url, other_body, key="reuse-1")
     assert response.status_code == 409
-    assert response.json()["code"] == "idempotency_key_reused"
+    assert response.json()["code"] == "request.idempotency_key_reused"
     assert event_count() == before + events

@@ -651,3 +651,59 @@ def decide_dispute() -> Row:
     return _row(Role.COMPLIANCE_OFFICER, f"/api/v1/poker/hands/{hand_id}/decision",
                 {"decision": "settle_verified", "note": "Verified split is right"},
                 {"decision": "void", "note": "Deck was marked"})
+
+
+# Machines ------------------------------------------------------------------
+
+HALL = "hall-helsinki"
+
+
+def _machine(credit_minor: int = 0) -> str:
+    from casino.machines import commands as machines
+
+    machine_id = key("machine")
+    machines.register_machine(machine_id=machine_id, venue=HALL, kind="slot",
+                              games=["fruits"], actor="officer", idempotency_key=key())
+    if credit_minor:
+        machines.insert_cash(machine_id=machine_id, amount_minor=credit_minor, actor="ctl",
+                             idempotency_key=key())
+    return machine_id
+
+
+def machine_premises() -> Row:
+    return _row(Role.COMPLIANCE_OFFICER, "/api/v1/machine-premises",
+                {"venue": HALL, "adults_only": True}, {"venue": HALL, "adults_only": False})
+
+
+def register_machine() -> Row:
+    body = {"venue": HALL, "kind": "slot", "games": ["fruits"]}
+    return _row(Role.COMPLIANCE_OFFICER, "/api/v1/machines",
+                {**body, "machine_id": key("machine")}, {**body, "machine_id": key("machine")})
+
+
+def machine_rounds() -> Row:
+    def rounds(round_id: str) -> dict:
+        return {"rounds": [{"round_id": round_id, "stakes": [{"amount": "1.00"}],
+                            "total": "1.00", "win": "0.50"}]}
+
+    return _row(Role.TABLE_CONTROLLER, f"/api/v1/machines/{_machine(10_00)}/rounds",
+                rounds("r-1"), rounds("r-2"))
+
+
+def machine_cash_in() -> Row:
+    return _row(Role.TABLE_CONTROLLER, f"/api/v1/machines/{_machine()}/cash-ins",
+                {"amount": "10.00"}, {"amount": "20.00"})
+
+
+def machine_cash_out() -> Row:
+    return _row(Role.TABLE_CONTROLLER, f"/api/v1/machines/{_machine(10_00)}/cash-outs", {},
+                other_url=f"/api/v1/machines/{_machine(5_00)}/cash-outs")
+
+
+def voucher_redemption() -> Row:
+    from casino.machines import commands as machines
+
+    voucher = machines.cash_out(machine_id=_machine(10_00), actor="ctl",
+                                idempotency_key=key()).voucher_id
+    return _row(Role.CAGE, f"/api/v1/vouchers/{voucher}/redemptions", {},
+                {"machine_id": _machine()})

@@ -110,7 +110,7 @@ def test_a_key_reused_with_another_body_is_a_409(cage_client, funded_player):
     response = _post(cage_client, "deposits",
                      _body("deposits", funded_player.id, amount="150.01"), key="reuse")
     assert response.status_code == 409
-    assert response.json()["code"] == "idempotency_key_reused"
+    assert response.json()["code"] == "request.idempotency_key_reused"
     assert event_count() == before
 
 
@@ -177,7 +177,7 @@ def test_the_messages_say_what_is_wrong(cage_client, funded_player):
         if field != "message":  # the first field's sentence leads the message
             assert body["message"] == f"{field}: {message}"
     malformed = _post(cage_client, "deposits", None, raw=MALFORMED_JSON).json()
-    assert malformed["code"] == "parse_error"
+    assert malformed["code"] == "request.parse_error"
     assert malformed["message"].startswith("JSON parse error")
     no_key = _post(cage_client, "deposits", _body("deposits", funded_player.id), key=None)
     assert no_key.json()["details"] == {
@@ -191,7 +191,7 @@ def test_a_rule_refusal_is_a_422_naming_the_rule_and_is_recorded(cage_client, ve
     response = _post(cage_client, "chip-purchases", _body("chip-purchases", unverified.id))
     assert response.status_code == 422
     body = response.json()
-    assert body["code"] == "compliance_rejected"
+    assert body["code"] == "compliance.rejected"
     assert body["message"] == "the player's identity is not verified"
     assert {name: body["details"][name] for name in
             ("rule", "limit_minor", "amount_minor", "rulebook", "cite")} == {
@@ -204,9 +204,9 @@ def test_a_rule_refusal_is_a_422_naming_the_rule_and_is_recorded(cage_client, ve
 @pytest.mark.parametrize(
     "endpoint, amount, code",
     [
-        ("withdrawals", "500.01", "insufficient_funds"),
-        ("chip-purchases", "500.01", "insufficient_funds"),
-        ("chip-redemptions", "300.01", "chips_not_outstanding"),
+        ("withdrawals", "500.01", "cage.insufficient_funds"),
+        ("chip-purchases", "500.01", "cage.insufficient_funds"),
+        ("chip-redemptions", "300.01", "cage.chips_not_outstanding"),
     ],
 )
 def test_more_than_the_balance_is_a_422_that_writes_nothing(
@@ -265,7 +265,7 @@ def test_the_float_of_an_unknown_venue_is_a_404(cage_client, venues):
     """The venue is looked up in the rules app's registry."""
     response = cage_client.get("/api/v1/cage/venues/atlantis/float")
     assert response.status_code == 404
-    assert response.json()["code"] == "unknown_venue"
+    assert response.json()["code"] == "rules.unknown_venue"
 
 
 @pytest.mark.parametrize("role, status", [

@@ -314,7 +314,7 @@ def test_a_key_reused_for_another_request_is_refused(player):
     with pytest.raises(RunnerError) as reused:
         deposit(player_id=player.id, venue=CASINO, amount_minor=7_600, currency="EUR",
                 actor="cashier", idempotency_key="dep-8", at=NOON)
-    assert reused.value.code == "idempotency_key_reused" and reused.value.status == 409
+    assert reused.value.code == "request.idempotency_key_reused" and reused.value.status == 409
     with pytest.raises(RunnerError, match="already used for a different request"):
         withdraw(player_id=player.id, venue=CASINO, amount_minor=7_500, currency="EUR",
                  actor="cashier", idempotency_key="dep-8", at=NOON)
@@ -381,13 +381,13 @@ def test_a_method_the_venue_cannot_take_is_refused_before_the_checks(
 @pytest.mark.parametrize(
     "arguments, code, status",
     [
-        ({"venue": "atlantis"}, "unknown_venue", 404),
-        ({"player_id": "nobody"}, "unknown_player", 404),
-        ({"currency": "USD"}, "invalid_attempt", 400),
-        ({"amount_minor": 0}, "invalid_attempt", 400),
-        ({"amount_minor": -100}, "invalid_attempt", 400),
+        ({"venue": "atlantis"}, "rules.unknown_venue", 404),
+        ({"player_id": "nobody"}, "players.unknown_player", 404),
+        ({"currency": "USD"}, "compliance.invalid_attempt", 400),
+        ({"amount_minor": 0}, "compliance.invalid_attempt", 400),
+        ({"amount_minor": -100}, "compliance.invalid_attempt", 400),
     ],
-    ids=["unknown_venue", "unknown_player", "wrong_currency", "zero", "negative"],
+    ids=["rules.unknown_venue", "players.unknown_player", "wrong_currency", "zero", "negative"],
 )
 def test_bad_input_is_refused_and_writes_nothing(player, arguments, code, status):
     """Unknown venue or player, wrong currency, non-positive amounts: a 4xx, no event."""
@@ -423,5 +423,5 @@ def test_a_player_changing_on_every_attempt_gives_a_conflict(player, monkeypatch
     with pytest.raises(RunnerError) as refused:
         deposit(player_id=player.id, venue=CASINO, amount_minor=1_000, currency="EUR",
                 actor="cashier", at=NOON)
-    assert (refused.value.code, refused.value.status) == ("concurrent_update", 409)
+    assert (refused.value.code, refused.value.status) == ("request.concurrent_update", 409)
     assert event_count() == before

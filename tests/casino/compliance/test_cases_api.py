@@ -43,7 +43,7 @@ def test_a_refused_move_is_a_coded_409_and_writes_nothing(venues, traffic):
     answer = post(olli, f"/api/v1/compliance/cases/{case_id}/state", {"to": "escalated"},
                   key="c-2")
     assert answer.status_code == 409
-    assert answer.json()["code"] == "case_transition_not_allowed"
+    assert answer.json()["code"] == "compliance.case_transition_not_allowed"
     assert Event.objects.count() == before
 
 
@@ -57,9 +57,9 @@ def test_an_auditor_reads_cases_but_cannot_open_one(venues, traffic):
 
 def test_unknown_case_and_alert_are_404(venues):
     olli = client_for(Role.COMPLIANCE_OFFICER, "olli")
-    assert olli.get("/api/v1/compliance/cases/nope").json()["code"] == "unknown_case"
+    assert olli.get("/api/v1/compliance/cases/nope").json()["code"] == "compliance.unknown_case"
     answer = post(olli, "/api/v1/compliance/cases", {"alert_id": "alert/999999"})
-    assert (answer.status_code, answer.json()["code"]) == (404, "unknown_alert")
+    assert (answer.status_code, answer.json()["code"]) == (404, "compliance.unknown_alert")
 
 
 def test_dismissing_an_alert_over_the_api(venues, traffic):

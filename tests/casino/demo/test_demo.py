@@ -91,7 +91,7 @@ def test_refusals_are_recorded_with_their_rule(demo, db):
 
 def test_an_overdraft_is_refused_and_writes_nothing(demo, db):
     """No credit (002:L3033): the withdrawal is refused before the ledger."""
-    assert demo.facts["overdraft_refusal"] == "insufficient_funds"
+    assert demo.facts["overdraft_refusal"] == "cage.insufficient_funds"
     key = f"demo/{SEED}/cage/0/overdraft"
     assert not Event.objects.filter(idempotency_key=key).exists()
 

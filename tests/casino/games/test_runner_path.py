@@ -33,11 +33,11 @@ def test_a_key_reused_for_another_request_is_409_and_never_a_replay(venues):
     with pytest.raises(RunnerError) as error:
         commands.place_bet(round_id=r.round_id, player_id=player.id, kind="black", spec={},
                            stake_minor=10_00, actor="floor", idempotency_key=k)
-    assert (error.value.code, error.value.status) == ("idempotency_key_reused", 409)
+    assert (error.value.code, error.value.status) == ("request.idempotency_key_reused", 409)
     # Another operation under the same key is another request too.
     with pytest.raises(RunnerError) as error:
         commands.close_betting(round_id=r.round_id, actor="floor", idempotency_key=k)
-    assert error.value.code == "idempotency_key_reused"
+    assert error.value.code == "request.idempotency_key_reused"
     assert Bet.objects.count() == 1
 
 
@@ -60,7 +60,7 @@ def test_a_round_that_changes_on_every_attempt_is_a_concurrent_update(venues, mo
     monkeypatch.setattr(commands, "stream_version", lambda stream: 0)  # always stale
     with pytest.raises(RunnerError) as error:
         commands.close_betting(round_id=r.round_id, actor="floor", idempotency_key=key())
-    assert (error.value.code, error.value.status) == ("concurrent_update", 409)
+    assert (error.value.code, error.value.status) == ("request.concurrent_update", 409)
 
 
 def test_every_event_carries_the_venues_gaming_day_not_the_utc_date(venues):

@@ -43,10 +43,10 @@ def test_rolling_up_an_open_day_answers_409_and_writes_nothing(venues):
                    f"/api/v1/jackpots/pools/{VENUE}/bad_beat/rollups",
                    {"gaming_day": "2026-06-16"}, key="r1")
     assert refused.status_code == 409
-    assert refused.json()["code"] == "gaming_day_not_closed"
+    assert refused.json()["code"] == "jackpots.gaming_day_not_closed"
     assert Event.objects.count() == count
     unknown = client_for(Role.AUDITOR).get("/api/v1/jackpots/pools/nowhere/bad_beat")
-    assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown_jackpot_pool")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "jackpots.unknown_pool")
 
 
 def test_officer_rejects_with_a_reason_and_only_officers_decide(table):
@@ -66,7 +66,7 @@ def test_officer_rejects_with_a_reason_and_only_officers_decide(table):
                  key="x2")
     assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
     late = post(officer, f"{url}/approve", {}, key="a2")
-    assert (late.status_code, late.json()["code"]) == (409, "jackpot_hit_not_pending")
+    assert (late.status_code, late.json()["code"]) == (409, "jackpots.hit_not_pending")
 
 
 def test_admin_lists_hits_read_only_and_officers_approve_and_pay_by_action(client, table):

@@ -69,7 +69,7 @@ def test_approval_fixes_shares_of_the_posted_balance_and_payment_posts_them(tabl
     assert pending == 100   # today's drop of the hand itself
     with pytest.raises(JackpotError) as early:
         commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key="pay-early")
-    assert early.value.code == "jackpot_hit_not_approved"
+    assert early.value.code == "jackpots.hit_not_approved"
 
     approved = commands.approve_hit(hit_id=hand_id, actor="officer-1",
                                     idempotency_key="approve-1")
@@ -81,7 +81,7 @@ def test_approval_fixes_shares_of_the_posted_balance_and_payment_posts_them(tabl
     assert JackpotHit.objects.get(id=hand_id).approved_by == "officer-1"
     with pytest.raises(JackpotError) as twice:
         commands.approve_hit(hit_id=hand_id, actor="officer-2", idempotency_key="approve-2")
-    assert twice.value.code == "jackpot_hit_not_pending"
+    assert twice.value.code == "jackpots.hit_not_pending"
 
     hit = JackpotHit.objects.get(id=hand_id)
     accounts_before = {seat: balance(gaming_account(pid)) for seat, pid in hit.players.items()}
@@ -113,7 +113,7 @@ def test_a_rejected_hit_pays_nothing_and_cannot_be_approved(table):
     assert rejected.state == "rejected"
     with pytest.raises(JackpotError) as refused:
         commands.approve_hit(hit_id=hand_id, actor="officer-1", idempotency_key="a")
-    assert refused.value.code == "jackpot_hit_not_pending"
+    assert refused.value.code == "jackpots.hit_not_pending"
     assert balance(pool_account(VENUE, "bad_beat")) == 200_000
     assert JackpotPool.objects.get(key=f"{VENUE}/bad_beat").status == "accumulating"
 
@@ -133,7 +133,7 @@ def test_the_hit_whose_hand_started_first_is_settled_first_000_L2854(table, venu
         settle_showdown(hand.hand_id, BOARD, {s: CARDS[s] for s in ctx.state.live_seats})
     with pytest.raises(JackpotError) as waits:
         commands.approve_hit(hit_id=hand_b.hand_id, actor="officer-1", idempotency_key="b1")
-    assert waits.value.code == "earlier_jackpot_hit_open"
+    assert waits.value.code == "jackpots.earlier_hit_open"
     assert waits.value.details["earlier_hit_id"] == hand_a.hand_id
     commands.approve_hit(hit_id=hand_a.hand_id, actor="officer-1", idempotency_key="a1")
     commands.pay_hit(hit_id=hand_a.hand_id, actor="officer-1", idempotency_key="a2")

@@ -109,7 +109,7 @@ def test_the_veikkaus_room_refuses_posted_terms_000_L3185(venues):
     pool_at("poker-helsinki", dt.date(2026, 6, 16))
     with pytest.raises(JackpotError) as refused:
         commands.post_terms(venue="poker-helsinki", actor="officer-7", **POSTED)
-    assert (refused.value.code, refused.value.status) == ("jackpot_terms_fixed_by_rulebook", 409)
+    assert (refused.value.code, refused.value.status) == ("jackpots.terms_fixed_by_rulebook", 409)
     assert not Event.objects.filter(type=TERMS_POSTED).exists()
 
 
@@ -127,6 +127,6 @@ def test_invalid_posted_terms_are_refused_and_nothing_written(venues, case, chan
     """002:L1792-1808: terms the hit check could not apply are refused (400)."""
     with pytest.raises(JackpotError) as refused:
         commands.post_terms(venue=VENUE, actor="officer-7", **{**POSTED, **change})
-    assert (refused.value.code, refused.value.status) == ("invalid_jackpot_terms", 400)
+    assert (refused.value.code, refused.value.status) == ("jackpots.invalid_terms", 400)
     assert not Event.objects.filter(type=TERMS_POSTED).exists()
     assert not JackpotTerms.objects.exists()

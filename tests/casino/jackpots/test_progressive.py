@@ -131,7 +131,7 @@ def test_a_thb_royal_flush_is_a_hit_approved_and_paid_from_the_posted_pool(
 
     with pytest.raises(JackpotError) as early:
         commands.pay_hit(hit_id=bet_id, actor="officer", idempotency_key=key("pay"))
-    assert early.value.code == "jackpot_hit_not_approved"
+    assert early.value.code == "jackpots.hit_not_approved"
     approver = officer()
     approved = commands.approve_hit(hit_id=bet_id, actor=approver, idempotency_key=key("ok"))
     assert (approved.state, approved.balance_minor, approved.amount_minor) == (
@@ -193,7 +193,7 @@ def test_two_hits_in_one_round_go_in_recorded_order_and_a_short_pool_is_funded(
     assert {first.id, second.id} == set(bets.values())
     with pytest.raises(JackpotError) as waiting:
         commands.approve_hit(hit_id=second.id, actor="officer", idempotency_key=key())
-    assert waiting.value.code == "earlier_jackpot_hit_open"
+    assert waiting.value.code == "jackpots.earlier_hit_open"
     for hit in (first, second):
         commands.approve_hit(hit_id=hit.id, actor="officer", idempotency_key=key())
         commands.pay_hit(hit_id=hit.id, actor="officer", idempotency_key=key())
@@ -249,7 +249,7 @@ def test_a_hit_the_settled_event_does_not_show_is_refused(venues):
     with pytest.raises(JackpotError) as refused:
         commands.record_progressive_hit(round_id=round_id, bet_id=bets[1], player_id=alice.id,
                                         venue=VENUE, position=settled.position, hit=forged)
-    assert refused.value.code == "jackpot_hit_not_verified"
+    assert refused.value.code == "jackpots.hit_not_verified"
     assert not JackpotHit.objects.exists()
     assert Bet.objects.get(id=bets[1]).result == "lose"
 

@@ -116,7 +116,7 @@ def test_a_day_not_yet_closed_in_the_venue_zone_is_refused(venues):
     pool_at(VENUE, D(2026, 6, 15))
     with pytest.raises(JackpotError) as refused:
         rollup_day(venue=VENUE, gaming_day=D(2026, 6, 16))
-    assert refused.value.code == "gaming_day_not_closed" and refused.value.status == 409
+    assert refused.value.code == "jackpots.gaming_day_not_closed" and refused.value.status == 409
     early = dt.datetime(2026, 6, 16, 6, 4, tzinfo=HELSINKI)   # within the 5-minute delay
     with pytest.raises(JackpotError):
         rollup_day(venue=VENUE, gaming_day=D(2026, 6, 15), now=early)
@@ -133,7 +133,7 @@ def test_missed_days_are_caught_up_in_order_and_a_later_day_waits(venues):
         contribute(VENUE, D(2026, 6, day), [100] * count)
     with pytest.raises(JackpotError) as refused:
         rollup_day(venue=VENUE, gaming_day=D(2026, 6, 14))
-    assert refused.value.code == "earlier_gaming_day_not_rolled_up"
+    assert refused.value.code == "jackpots.earlier_gaming_day_not_rolled_up"
     assert refused.value.details["next_day"] == "2026-06-12"
     results = rollup_closed_days(venue=VENUE)
     assert [(r.gaming_day.day, r.contributions) for r in results] == [
@@ -242,7 +242,7 @@ def test_concurrent_catch_ups_roll_each_missed_day_once_in_order(venues):
     for thread in threads:
         thread.join()
     rollup_closed_days(venue=VENUE)
-    assert set(errors) <= {"earlier_gaming_day_not_rolled_up"}
+    assert set(errors) <= {"jackpots.earlier_gaming_day_not_rolled_up"}
     assert [e.payload["gaming_day"][-2:] for e in _rollups()] == ["12", "13", "14", "15"]
     assert [e.payload["amount_minor"] for e in _rollups()] == [1200, 1300, 1400, 1500]
 

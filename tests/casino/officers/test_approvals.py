@@ -52,7 +52,7 @@ def test_the_proposer_is_refused_and_a_second_officer_approves(officers, traffic
 
     refused = olli.post(reverse("admin:compliance_correction_approve", args=[correction.id]),
                         {"note": "mine"})
-    assert _messages(refused) == ["Refused (approver_is_proposer): a correction must be"
+    assert _messages(refused) == ["Refused (compliance.approver_is_proposer): a correction must be"
                                   " decided by someone other than its proposer"]
     assert Correction.objects.get().state == CorrectionState.PROPOSED
     assert Account.objects.get(code=account).balance_minor == before
@@ -81,7 +81,7 @@ def test_the_changelist_action_applies_the_same_rule(officers, traffic, rake_acc
     url = reverse("admin:compliance_correction_changelist")
     refused = officers["olli"].post(url, {"action": "approve_selected",
                                           "_selected_action": [correction.id]})
-    assert any("approver_is_proposer" in m for m in _messages(refused))
+    assert any("compliance.approver_is_proposer" in m for m in _messages(refused))
     officers["outi"].post(url, {"action": "approve_selected",
                                 "_selected_action": [correction.id]})
     assert Correction.objects.get().state == CorrectionState.POSTED
@@ -99,7 +99,7 @@ def test_a_jackpot_hit_is_approved_by_one_officer_and_paid_by_another(officers, 
     assert JackpotHit.objects.get(id=hand_id).state == HitState.APPROVED
     paid_before = Event.objects.filter(type="jackpots.hit_paid").count()
     refused = olli.post(reverse(decide, args=[hand_id, "pay"]), {"form_token": key()})
-    assert any("jackpot_payer_is_approver" in m for m in _messages(refused))
+    assert any("officers.jackpot_payer_is_approver" in m for m in _messages(refused))
     assert Event.objects.filter(type="jackpots.hit_paid").count() == paid_before
     outi.post(reverse(decide, args=[hand_id, "pay"]), {"form_token": key()})
     hit = JackpotHit.objects.get(id=hand_id)

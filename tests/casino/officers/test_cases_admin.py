@@ -57,7 +57,7 @@ def test_an_officer_moves_notes_and_closes_a_case_in_the_admin(officers, traffic
               {"text": "The dealer confirms the EUR 4.01 stake"})
     refused = olli.post(move, {"to": "closed", "reason": "short"})
     assert Case.objects.get().state == CaseState.INVESTIGATING
-    assert any("invalid_case_request" in m for m in _messages(refused))
+    assert any("compliance.invalid_case_request" in m for m in _messages(refused))
     olli.post(move, {"to": "closed", "reason": "Refused correctly at the table cap"})
     case = Case.objects.get()
     assert (case.state, case.closed_reason, case.notes_count) == (
@@ -79,7 +79,7 @@ def test_an_auditor_reads_a_case_but_cannot_act(officers, traffic):
     assert page.status_code == 200 and b'id="case-actions"' not in page.content
     answer = aude.post(reverse("admin:compliance_case_move", args=[case.id]),
                        {"to": "investigating"})
-    assert any("not_a_compliance_officer" in m for m in _messages(answer))
+    assert any("compliance.not_a_compliance_officer" in m for m in _messages(answer))
     assert Case.objects.get().state == CaseState.OPEN
 
 

@@ -98,11 +98,11 @@ def test_api_refuses_a_reused_key_with_another_request_with_409(venues):
     response = post(client, f"/api/v1/poker/tables/{table_id}/buy-ins",
                     {"seat": 2, "player_id": player.id, "amount": "300.00"}, key=reused)
     assert response.status_code == 409, response.content
-    assert response.json()["code"] == "idempotency_key_reused"
+    assert response.json()["code"] == "request.idempotency_key_reused"
     assert Event.objects.count() == before
     response = post(client, f"/api/v1/poker/tables/{table_id}/cash-outs",
                     {"seat": 2, "player_id": player.id}, key=reused)
     assert response.status_code == 409
-    assert response.json()["code"] == "idempotency_key_reused"
+    assert response.json()["code"] == "request.idempotency_key_reused"
     assert Event.objects.count() == before
     assert balance(table_stacks(table_id)) == 40_000

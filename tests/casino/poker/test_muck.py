@@ -139,7 +139,7 @@ def test_a_muck_by_action_then_the_showdown_and_a_rebuilt_hand_agree(venues):
     url = f"/api/v1/poker/hands/{hand.hand_id}/actions"
     early = post(client, url, {"seat": 1, "kind": "muck"}, key=key())
     assert early.status_code == 422
-    assert early.json()["code"] == "poker.hand_not_at_showdown"
+    assert early.json()["code"] == "poker.muck_before_showdown"
     assert Event.objects.filter(stream=f"hand/{table_id}/1",
                                 type="poker.action_rejected").count() == 1
     for step in SIDE_POT_TO_RIVER:

@@ -63,7 +63,7 @@ def test_an_inverted_range_answers_a_coded_400(venues):
     response = client_for(Role.AUDITOR).get(JOURNAL, {"from": "2026-06-17",
                                                       "to": "2026-06-16"})
     assert response.status_code == 400
-    assert response.json()["code"] == "invalid_report_request"
+    assert response.json()["code"] == "reports.invalid_request"
     assert Event.objects.count() == count
 
 
@@ -87,7 +87,7 @@ def test_the_close_preview_then_the_recorded_close(seeded_day, monkeypatch):
     assert preview.json()["position"] is None
     assert preview.json()["figures"]["EUR"]["rake_minor"] == 300
     refused = client.post(url, headers={"Idempotency-Key": "close-1"})
-    assert (refused.status_code, refused.json()["code"]) == (409, "day_not_ended")
+    assert (refused.status_code, refused.json()["code"]) == (409, "reports.day_not_ended")
     monkeypatch.setattr("casino.clock.now", lambda: DAY_AFTER)
     created = client.post(url, headers={"Idempotency-Key": "close-2"})
     assert created.status_code == 201

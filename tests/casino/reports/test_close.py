@@ -197,7 +197,7 @@ def test_a_running_day_is_not_closed_and_nothing_is_written(seeded_day):
     count = Event.objects.count()
     with pytest.raises(ReportsError) as refused:
         commands.close_day(venue=ROOM, gaming_day=DAY, actor="anna")
-    assert (refused.value.code, refused.value.status) == ("day_not_ended", 409)
+    assert (refused.value.code, refused.value.status) == ("reports.day_not_ended", 409)
     with pytest.raises(RulesError):
         commands.close_day(venue="no-such-venue", gaming_day=DAY - dt.timedelta(days=1),
                            actor="anna")

@@ -209,16 +209,16 @@ def test_the_csv_is_a_generator_that_reads_one_page_per_chunk(seeded_day):
 def test_an_inverted_or_unknown_range_is_refused(venues):
     with pytest.raises(ReportsError) as refused:
         CsvExport(DAY, DAY - dt.timedelta(days=1))
-    assert (refused.value.code, refused.value.status) == ("invalid_report_request", 400)
+    assert (refused.value.code, refused.value.status) == ("reports.invalid_request", 400)
     with pytest.raises(ReportsError) as refused:
         CsvExport(DAY, DAY + dt.timedelta(days=4000))
-    assert refused.value.code == "range_too_long"
+    assert refused.value.code == "reports.range_too_long"
     with pytest.raises(ReportsError) as refused:
         CsvExport(DAY, DAY, part="ledger")
-    assert refused.value.code == "invalid_report_request"
+    assert refused.value.code == "reports.invalid_request"
     with pytest.raises(ReportsError) as refused:
         head_at(10**9)
-    assert (refused.value.code, refused.value.status) == ("head_ahead_of_ledger", 400)
+    assert (refused.value.code, refused.value.status) == ("reports.head_ahead_of_ledger", 400)
 
 
 def test_export_journal_command_writes_both_parts_and_records_each(seeded_day, tmp_path):

@@ -72,7 +72,7 @@ def test_a_day_still_running_somewhere_is_not_sealed(seeded_day):
     count = Event.objects.count()
     with pytest.raises(ReportsError) as refused:
         commands.seal_day(gaming_day=DAY)
-    assert (refused.value.code, refused.value.status) == ("day_not_ended", 409)
+    assert (refused.value.code, refused.value.status) == ("reports.day_not_ended", 409)
     assert ROOM in refused.value.details["venues"]
     assert Event.objects.count() == count
 
@@ -85,7 +85,7 @@ def test_a_chain_that_does_not_verify_is_recorded_and_not_sealed(seeded_day, mon
                         lambda: VerifyResult(False, 41, 60, 42, "content does not match"))
     with pytest.raises(ReportsError) as refused:
         commands.seal_day(gaming_day=DAY)
-    assert (refused.value.code, refused.value.status) == ("chain_broken", 409)
+    assert (refused.value.code, refused.value.status) == ("reports.chain_broken", 409)
     refusal = Event.objects.order_by("-position").first()
     assert refusal.type == SEAL_REFUSED
     assert (refusal.payload["bad_position"], refusal.payload["verified_events"]) == (42, 41)

@@ -165,7 +165,7 @@ def test_a_key_reused_for_another_request_is_refused_and_writes_nothing(venues):
     with pytest.raises(RunnerError) as reused:
         commands.register(tournament_id=t, player_id=b.id, actor="cage",
                           idempotency_key=shared)
-    assert (reused.value.code, reused.value.status) == ("idempotency_key_reused", 409)
+    assert (reused.value.code, reused.value.status) == ("request.idempotency_key_reused", 409)
     assert Event.objects.count() == count
     assert balance(gaming_account(b.id)) == 1_000_00
 

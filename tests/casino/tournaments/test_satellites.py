@@ -169,7 +169,7 @@ def test_a_target_not_registering_refuses_the_satellite(venues):
     count = Event.objects.count()
     with pytest.raises(TournamentError) as refused:
         announce_satellite(target, tournament_id="sat-closed")
-    assert refused.value.code == "tournaments.invalid_satellite_target"
+    assert refused.value.code == "tournaments.satellite_target_not_registering"
     assert refused.value.status == 409
     assert refused.value.details["target_state"] == "announced"
     assert Event.objects.count() == count
@@ -215,6 +215,6 @@ def test_engine_a_seat_entry_is_paid_by_the_satellite_and_never_a_re_entry():
     for kind, paid_by in (("re_entry", "satellite:s1"), ("late_entry", "player:y")):
         with pytest.raises(EngineError) as refused:
             t.enter("w", kind, paid_by=paid_by)
-        assert refused.value.code == "invalid_request"
+        assert refused.value.code == "invalid_operation"
     assert [m.source for m in t.enter("x", "late_entry", paid_by="satellite:s1")] == [
         "satellite:s1", "satellite:s1"]

@@ -199,7 +199,7 @@ def test_a_muck_is_recorded_only_at_the_showdown_and_the_last_holder_wins():
     state = start_hand("holdem", "no_limit", NL_50_100, {1: 5000, 2: 5000, 3: 5000}, 3)
     with pytest.raises(IllegalAction) as caught:
         muck(state, 1)
-    assert caught.value.code == "poker.hand_not_at_showdown"
+    assert caught.value.code == "poker.muck_before_showdown"
     state = call_down(state, 4)
     assert state.phase is Phase.SHOWDOWN
     state = muck(state, 2)
