@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "casino.poker",
     "casino.jackpots",
     "casino.games",
+    "casino.machines",
     "casino.tournaments",
     "casino.reports",
     "casino.officers",

@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/v1/", include("casino.poker.api.urls")),
     path("api/v1/", include("casino.jackpots.api.urls")),
     path("api/v1/", include("casino.games.api.urls")),
+    path("api/v1/", include("casino.machines.api.urls")),
     path("api/v1/", include("casino.tournaments.api.urls")),
     path("api/v1/", include("casino.reports.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

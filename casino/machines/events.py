@@ -1,0 +1,119 @@
+"""Event types of the gaming machines, their streams and accounts.
+
+Streams:
+
+    machine/<machine_id>            machine_registered, cash_inserted,
+                                    round_played, round_rejected,
+                                    voucher_issued, voucher_redeemed (a
+                                    redemption into this machine's credit)
+    machines/placement/<venue>      placement_rejected
+    machines/premises/<venue>       premises_entry_posted
+    voucher/<venue>/<voucher_id>    voucher_redeemed (its one event: a
+                                    second redemption is a stale version)
+
+Payload keys (amounts in minor units):
+
+    machine_registered     machine_id, venue, kind, games, long_interactive_rounds,
+                           currency, rulebook
+    placement_rejected     machine_id, venue, kind, rule, message, cite
+    premises_entry_posted  venue, adults_only
+    cash_inserted          machine_id, venue, amount_minor
+    round_played           machine_id, venue, round_id, player_id, stakes
+                           [{option, unit, amount_minor}], total_minor,
+                           reused_minor, fresh_minor, win_minor, caps
+                           {unit: [limit, cite]}, verdict
+    round_rejected         machine_id, venue, round_id, player_id, rule,
+                           message, amount_minor, limit_minor, rulebook, cite,
+                           hint, checks_passed
+    voucher_issued         voucher_id, machine_id, venue, amount_minor
+    voucher_redeemed       voucher_id, venue, amount_minor, at ("cage" or
+                           "machine"), machine_id (the redeeming machine)
+
+Money (debit positive). Each machine has four accounts; coin in and coin
+out are the meters the ledger keeps (002:L1381: a win is credited to the
+machine's credit at once, and can be staked again):
+
+    cash_inserted    machine/<m>/cash +A           machine/<m>/credit -A
+    round_played     machine/<m>/credit +T         machine/<m>/coin_in -T
+                     machine/<m>/coin_out +W       machine/<m>/credit -W
+    voucher_issued   machine/<m>/credit +V         voucher/<venue>/<v> -V
+    voucher_redeemed voucher/<venue>/<v> +V        cage/<venue>/cash -V
+                                                   (or machine/<n>/credit -V)
+
+T is the round total, re-used stakes included (002:L3371-3373), W every
+win of the round: the credit moves by W - T.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+SOURCE = "casino.machines"
+
+MACHINE_REGISTERED = "machines.machine_registered"
+PLACEMENT_REJECTED = "machines.placement_rejected"
+PREMISES_ENTRY_POSTED = "machines.premises_entry_posted"
+CASH_INSERTED = "machines.cash_inserted"
+ROUND_PLAYED = "machines.round_played"
+ROUND_REJECTED = "machines.round_rejected"
+VOUCHER_ISSUED = "machines.voucher_issued"
+VOUCHER_REDEEMED = "machines.voucher_redeemed"
+BATCH_REPORTED = "machines.batch_reported"
+
+PROJECTED_TYPES = frozenset({MACHINE_REGISTERED, PREMISES_ENTRY_POSTED, CASH_INSERTED,
+                             ROUND_PLAYED, ROUND_REJECTED, VOUCHER_ISSUED,
+                             VOUCHER_REDEEMED})
+
+
+def machine_stream(machine_id: str) -> str:
+    return f"machine/{machine_id}"
+
+
+def placement_stream(venue: str) -> str:
+    return f"machines/placement/{venue}"
+
+
+def premises_stream(venue: str) -> str:
+    return f"machines/premises/{venue}"
+
+
+def voucher_stream(venue: str, voucher_id: str) -> str:
+    return f"voucher/{venue}/{voucher_id}"
+
+
+def batch_stream(machine_id: str) -> str:
+    return f"machines/batches/{machine_id}"
+
+
+def credit_account(machine_id: str) -> str:
+    """The players' credit on a machine (liability): never below zero."""
+    return f"machine/{machine_id}/credit"
+
+
+def cash_account(machine_id: str) -> str:
+    """Notes and coins in the machine's cash box (asset)."""
+    return f"machine/{machine_id}/cash"
+
+
+def coin_in_account(machine_id: str) -> str:
+    """Every stake the machine took (revenue): its coin-in meter."""
+    return f"machine/{machine_id}/coin_in"
+
+
+def coin_out_account(machine_id: str) -> str:
+    """Every win the machine credited (expense): its coin-out meter."""
+    return f"machine/{machine_id}/coin_out"
+
+
+def voucher_account(venue: str, voucher_id: str) -> str:
+    """An unredeemed voucher (liability): issued once, emptied once."""
+    return f"voucher/{venue}/{voucher_id}"
+
+
+def round_key(machine_id: str, round_id: str) -> str:
+    """The idempotency key of a machine's round: the machine's own round id.
+
+    Not scoped to the API client: a round is the machine's, whoever sends
+    it, so a controller that fails over to another token re-sends the same
+    round, never a second one.
+    """
+    return f"machine:{machine_id}/{round_id}"
