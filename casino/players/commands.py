@@ -23,7 +23,7 @@ from casino import clock
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, Venue
 from casino.clock import operator_day
-from casino.runner import BaseCommand, Call, Decision, run
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, RecordedEvent
 from ledger.store import stream_version
 
@@ -54,6 +54,8 @@ LIMIT_RULE_FIGURES = {
     LimitKind.DAILY_TIME: "online.limits.time.mandatory",              # 002:L3080
 }
 SELF_EXCLUSION_MONTHS_FIGURE = "online.self_exclusion.max_months"
+# A refused lengthening of a running self-exclusion, on `player/<id>/rejections`.
+SELF_EXCLUSION_REJECTED = "players.self_exclusion_rejected"
 
 
 def load_player(player_id: str) -> Player:
@@ -154,11 +156,40 @@ class VerifyIdentity(BaseCommand[PlayerContext, Player]):
         return load_player(events[0].payload["player_id"])
 
 
-class SelfExclude(BaseCommand[PlayerContext, Player]):
+@dataclass(frozen=True, slots=True)
+class SelfExclusionContext:
+    """What a self-exclusion decides from: the term asked and the one running."""
+
+    arguments: Mapping[str, Any]
+    at: dt.datetime
+    player_id: str
+    version: int
+    venue: Venue
+    rulebook: RulebookVersion
+    figure: Any                      # online.self_exclusion.max_months (002:L3086)
+    start: dt.datetime               # the continuous exclusion's first moment
+    until: dt.datetime               # the end asked for: `at` + months
+    until_max: dt.datetime           # `start` + the maximum
+    running_until: dt.datetime | None = None   # the end of the one running
+
+
+class SelfExclude(BaseCommand[SelfExclusionContext, Player]):
+    """Exclude a player, or lengthen the exclusion running (002:L3086).
+
+    002:L3086: an exclusion lasts at most 12 months continuously and cannot
+    be revoked while it runs. Decision online.self_exclusion.term (the
+    rulebook's own): lengthening starts a new term from the request within
+    the same continuous maximum, counted from the running exclusion's
+    start. A request while one runs that ends no later than it (it would
+    shorten or not change it: reason `not_later`) or ends after that
+    maximum (reason `beyond_max`) is refused with
+    `players.self_exclusion_active` and the refusal recorded.
+    """
+
     name = "players.self_exclude"
     source = SOURCE
 
-    def load(self, arguments: Mapping[str, Any], call: Call) -> PlayerContext:
+    def load(self, arguments: Mapping[str, Any], call: Call) -> SelfExclusionContext:
         at = call.moment()
         player_id, months = arguments["player_id"], arguments["months"]
         version = stream_version(player_stream(player_id))
@@ -173,28 +204,71 @@ class SelfExclude(BaseCommand[PlayerContext, Player]):
                               f"months must be 1 to {maximum.value} ({maximum.cite})",
                               months_max=maximum.value, cite=maximum.cite)
         player = load_player(player_id)
-        if player.is_self_excluded_at(at):
-            raise PlayerError(PlayerErrorCode.SELF_EXCLUSION_ACTIVE,
-                              f"a self-exclusion runs until"
-                              f" {player.self_excluded_until.isoformat()}"
-                              " and cannot be changed", cite=maximum.cite)
-        return PlayerContext(arguments=arguments, at=at, player_id=player_id, version=version,
-                             player=player, venue=venue, rulebook=rulebook, figure=maximum)
+        running = player.is_self_excluded_at(at)
+        start = player.self_excluded_from if running else at
+        return SelfExclusionContext(
+            arguments=arguments, at=at, player_id=player_id, version=version, venue=venue,
+            rulebook=rulebook, figure=maximum, start=start, until=_add_months(at, months),
+            until_max=_add_months(start, maximum.value),
+            running_until=player.self_excluded_until if running else None)
 
-    def decide(self, context: PlayerContext) -> Decision:
+    def check(self, context: SelfExclusionContext) -> Rejection | None:
+        running_until = context.running_until
+        if running_until is None:
+            return None
+        if context.until <= running_until:
+            # 002:L3086: it cannot be revoked (nor shortened) while it runs.
+            return _self_exclusion_rejection(
+                context, PlayerErrorCode.SELF_EXCLUSION_ACTIVE, "not_later",
+                f"a self-exclusion runs until {running_until.isoformat()} and cannot be"
+                " shortened; a new term must end after it")
+        if context.until > context.until_max:
+            # 002:L3086: at most 12 months continuously.
+            return _self_exclusion_rejection(
+                context, PlayerErrorCode.SELF_EXCLUSION_ACTIVE, "beyond_max",
+                f"lengthened, the exclusion running since {context.start.isoformat()}"
+                f" would last beyond {context.figure.value} months"
+                f" ({context.until_max.isoformat()})")
+        return None
+
+    def decide(self, context: SelfExclusionContext) -> Decision:
         at, stream = context.at, player_stream(context.player_id)
-        until = _add_months(at, context.arguments["months"])
-        event = NewEvent(
-            stream=stream, type=SELF_EXCLUDED, occurred_at=at,
-            gaming_day=_venue_day(context.venue, at),
-            payload={"player_id": context.player_id, "months": context.arguments["months"],
-                     "from": at.isoformat(), "until": until.isoformat(),
-                     "rulebook": context.rulebook.key, "cite": context.figure.cite},
-        )
+        payload = {"player_id": context.player_id, "months": context.arguments["months"],
+                   "from": context.start.isoformat(), "until": context.until.isoformat(),
+                   "rulebook": context.rulebook.key, "cite": context.figure.cite}
+        if context.running_until is not None:
+            payload["lengthens_until"] = context.running_until.isoformat()
+        event = NewEvent(stream=stream, type=SELF_EXCLUDED, occurred_at=at,
+                         gaming_day=_venue_day(context.venue, at), payload=payload)
         return Decision([event], {stream: context.version})
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Player:
-        return load_player(events[0].payload["player_id"])
+        first = events[0]
+        if first.type == SELF_EXCLUSION_REJECTED:
+            p = first.payload
+            raise PlayerError(p["rule"], p["message"], **p["details"])
+        return load_player(first.payload["player_id"])
+
+
+def _self_exclusion_rejection(context: SelfExclusionContext, code: PlayerErrorCode,
+                              reason: str, message: str) -> Rejection:
+    """The refused self-exclusion request, recorded on the player's rejections (pure)."""
+    details = {"reason": reason, "running_until": context.running_until.isoformat(),
+               "until_asked": context.until.isoformat(),
+               "until_max": context.until_max.isoformat(),
+               "months_max": context.figure.value, "cite": context.figure.cite}
+    event = NewEvent(
+        stream=f"{player_stream(context.player_id)}/rejections",
+        type=SELF_EXCLUSION_REJECTED, occurred_at=context.at,
+        gaming_day=_venue_day(context.venue, context.at),
+        payload={"player_id": context.player_id, "months": context.arguments["months"],
+                 "rule": str(code), "message": message, "details": details,
+                 "rulebook": context.rulebook.key})
+
+    def error(position: int) -> PlayerError:
+        return PlayerError(code, message, rejection_position=position, **details)
+
+    return Rejection(event, error)
 
 
 class SetLimit(BaseCommand[PlayerContext, PlayerLimit]):
@@ -319,9 +393,12 @@ def self_exclude(*, player_id: str, months: int, venue_code: str, actor: str,
                  idempotency_key: str | None = None, at: dt.datetime | None = None) -> Player:
     """Exclude the player from all play, at once, for 1 to 12 months.
 
-    002:L3086: at most 12 months in one go, and it cannot be revoked while it
-    runs. Decision: while one runs, a new request is refused rather than
-    merged, since extending it could exceed the 12 continuous months.
+    002:L3086: at most 12 months continuously, and it cannot be revoked
+    while it runs. While one runs, a new request lengthens it: the new term
+    runs `months` from now, must end after the running one and within 12
+    months of its start (decision online.self_exclusion.term; SelfExclude).
+    Raises PlayerError (`players.self_exclusion_active`, recorded, its
+    `reason` `not_later` or `beyond_max`).
     """
     return run(COMMANDS["players.self_exclude"],
                {"player_id": player_id, "months": months, "venue": venue_code},

@@ -180,6 +180,58 @@ def test_self_exclusion_starts_at_once_and_cannot_be_lifted(venues):
                          at=after_end)).allowed
 
 
+def test_self_exclusion_is_lengthened_within_twelve_continuous_months(venues):
+    """002:L3086 (decision online.self_exclusion.term): a running exclusion may be
+    lengthened, the new term from the request, ending within 12 months of its start."""
+    player = make_player()
+    self_exclude(player_id=player.id, months=3, venue_code="ray-online", actor="test",
+                 at=NOON)
+    month_later = NOON + dt.timedelta(days=30)
+    lengthened = self_exclude(player_id=player.id, months=6, venue_code="ray-online",
+                              actor="test", at=month_later)
+    assert lengthened.self_excluded_from == NOON
+    assert lengthened.self_excluded_until == dt.datetime(2027, 1, 16, 12, 0,
+                                                         tzinfo=HELSINKI)
+    event = Event.objects.filter(stream=f"player/{player.id}").order_by(
+        "-position").first()
+    assert event.type == "players.self_excluded"
+    assert dt.datetime.fromisoformat(event.payload["lengthens_until"]) == dt.datetime(
+        2026, 9, 16, 12, 0, tzinfo=HELSINKI)
+    assert event.payload["cite"] == "002:L3086"
+
+
+@pytest.mark.parametrize("months, reason_case", [
+    (12, "beyond_max"),     # 12 months from a month in: 13 continuous months
+    (2, "not_later"),       # ends before the running term: a shortening
+])
+def test_self_exclusion_lengthening_refusals_are_recorded(venues, months, reason_case):
+    """002:L3086: never shortened, never beyond 12 continuous months; the refusal is
+    recorded on the player's rejections and nothing else is written."""
+    player = make_player()
+    self_exclude(player_id=player.id, months=3, venue_code="ray-online", actor="test",
+                 at=NOON)
+    before = Event.objects.count()
+    with pytest.raises(PlayerError) as refused:
+        self_exclude(player_id=player.id, months=months, venue_code="ray-online",
+                     actor="test", at=NOON + dt.timedelta(days=30),
+                     idempotency_key=f"lengthen-{reason_case}")
+    assert refused.value.code == PlayerErrorCode.SELF_EXCLUSION_ACTIVE
+    assert refused.value.details["reason"] == reason_case
+    assert refused.value.details["cite"] == "002:L3086"
+    assert Event.objects.count() == before + 1
+    rejection = Event.objects.get(position=refused.value.details["rejection_position"])
+    assert rejection.type == "players.self_exclusion_rejected"
+    assert rejection.payload["rule"] == "players.self_exclusion_active"
+    player.refresh_from_db()
+    assert player.self_excluded_until == dt.datetime(2026, 9, 16, 12, 0, tzinfo=HELSINKI)
+    with pytest.raises(PlayerError) as replayed:
+        self_exclude(player_id=player.id, months=months, venue_code="ray-online",
+                     actor="test", at=NOON + dt.timedelta(days=30),
+                     idempotency_key=f"lengthen-{reason_case}")
+    assert replayed.value.details["reason"] == reason_case
+    assert Event.objects.count() == before + 1
+
+
 @pytest.mark.parametrize("months", [0, 13, -1])
 def test_self_exclusion_term_is_one_to_twelve_months(venues, months):
     """002:L3086: at most 12 months in one go."""
