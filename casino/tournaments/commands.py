@@ -217,6 +217,8 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
                             "equal_stacks": "tie_break" if equal == "tie_break" else "tie"},
             "satellite_seat_minor": satellite_seat_minor,
             "target_tournament_id": target_tournament_id,
+            # Split pots share bounty tokens whole (000:L3361-3364).
+            "bounty_split": "tokens",
             "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
         }
         try:

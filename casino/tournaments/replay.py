@@ -40,6 +40,8 @@ def config_from(data: Mapping[str, Any]) -> Config:
         seats_per_table=data.get("seats_per_table", 9),
         elimination=EliminationRules(**data.get("elimination", {})),
         satellite_seat_minor=data.get("satellite_seat_minor"),
+        # Announced before the token rule (000:L3361-3364): split in cents.
+        bounty_split=data.get("bounty_split", "cents"),
     )
 
 

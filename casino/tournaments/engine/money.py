@@ -84,6 +84,25 @@ def split_equally(total_minor: int, count: int,
     return allocate(total_minor, [Fraction(total_minor, count)] * count, tie_keys)
 
 
+def split_tokens(total_minor: int, token_minor: int, count: int) -> list[int]:
+    """Share a bounty among `count` sharers in whole tokens, in seat order.
+
+    000:L3361-3364: the tokens are shared equally and never broken; the odd
+    token goes to the first sharer after the button (the first given).
+    Decision tournaments.bounty.shared_tokens: a part of the bounty that is
+    not a whole token (a progressive bounty's added share) is not broken
+    either and goes to that first sharer too.
+    """
+    if count < 1 or token_minor < 0:
+        raise EngineError("rounding", "share a bounty among one sharer or more",
+                          count=count)
+    tokens, rest = divmod(total_minor, token_minor) if token_minor else (0, total_minor)
+    each, odd = divmod(tokens, count)
+    shares = [(each + (i < odd)) * token_minor for i in range(count)]
+    shares[0] += rest
+    return shares
+
+
 def by_basis_points(total_minor: int, basis_points: Sequence[int]) -> list[int]:
     """Split a sum by shares in basis points (summing to 10,000), by place.
 

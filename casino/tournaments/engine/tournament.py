@@ -29,8 +29,11 @@ Money rules:
   progressive bounty tournament `progressive_basis_points` of it goes onto
   the eliminator's own bounty and the rest is paid in cash (000:L3365-3377:
   600 + 70 -> 400 pool, 200 bounty, 70 fee; 100 paid, 100 onto the head).
-  Split pots share a bounty equally, odd cents to the first eliminator
-  listed (the first sharing player after the button, 000:L3361-3364).
+  Split pots share a bounty in whole tokens, never broken: equally, the
+  odd token to the first eliminator listed (the first sharing player
+  after the button, 000:L3361-3364; `money.split_tokens`). A token is the
+  entry's bounty part; tournaments announced before this rule
+  (`bounty_split` "cents") split in cents, odd cents to the first.
 - A disqualified player's money stays in the pool (000:L3577-3578,
   004:L177); so does the bounty on their head (decision
   `tournaments.bounty.unclaimed`), and an excluded player's.
@@ -50,7 +53,7 @@ from typing import Iterable, Mapping, Sequence
 from .cancellation import CancellationTerms
 from .errors import EngineError
 from .icm import icm_split
-from .money import Price, allocate, by_basis_points, split_equally
+from .money import Price, allocate, by_basis_points, split_equally, split_tokens
 from .payouts import PayoutStructure, paid_field
 from .places import EliminationRules, Out, assign_prizes, standings
 
@@ -98,6 +101,10 @@ class Config:
     seats_per_table: int = 9                  # the final table, for interruptions
     elimination: EliminationRules = EliminationRules()
     satellite_seat_minor: int | None = None   # the target's entry price
+    # How eliminators who share a pot share a bounty: "tokens" whole tokens
+    # (000:L3361-3364); "cents" is how tournaments announced before that
+    # rule split it, kept so their streams fold as they were decided.
+    bounty_split: str = "tokens"
     # How an interruption shares the pool, from the rulebook (None: the
     # online policy, cancellation.ONLINE_POLICY).
     cancellation: CancellationTerms | None = None
@@ -115,6 +122,9 @@ class Config:
             raise EngineError("invalid_format", "a bounty format needs a bounty part")
         if self.format == "satellite" and not self.satellite_seat_minor:
             raise EngineError("invalid_format", "a satellite needs the seat's value")
+        if self.bounty_split not in ("tokens", "cents"):
+            raise EngineError("invalid_format", "a bounty is split in tokens or cents",
+                              bounty_split=self.bounty_split)
         if not 0 <= self.progressive_basis_points <= 10_000:
             raise EngineError("invalid_format", "the progressive share is 0 to 100 %")
         if (self.format == "progressive_bounty") != (self.progressive_basis_points > 0):
@@ -399,8 +409,12 @@ class Tournament:
             return []
         if not takers:
             return self._bounty_to_pool(head)
+        if self.config.bounty_split == "tokens":
+            shares = split_tokens(head, self.config.entry.bounty_minor, len(takers))
+        else:
+            shares = split_equally(head, len(takers))
         transfers = []
-        for taker, share in zip(takers, split_equally(head, len(takers))):
+        for taker, share in zip(takers, shares):
             onto = share * self.config.progressive_basis_points // 10_000
             cash = share - onto
             self.players[taker].bounty_minor += onto

@@ -79,6 +79,40 @@ def test_progressive_bounty_600_plus_70_example():
     assert t.bounties_minor == 30000 + 20000 + 20000
 
 
+@pytest.mark.parametrize("takers, rebuys, expected", [
+    (["a", "c"], 0, {"player:a": 1000, "player:c": 0}),                 # one token, whole
+    (["c", "a"], 0, {"player:a": 0, "player:c": 1000}),                 # first after button
+    (["a", "c", "d"], 1, {"player:a": 1000, "player:c": 1000, "player:d": 0}),
+])
+def test_split_pot_shares_bounty_tokens_whole_odd_token_after_the_button(
+        takers, rebuys, expected):
+    """000:L3361-3364: bounty tokens are shared equally and never broken; the odd token
+    goes to the first sharer after the button (the first eliminator named)."""
+    config = room_config(format="bounty", entry=Price(2000, 500, 1000), rebuy=Price(
+        2000, 0, 1000), re_entry=False)
+    t = started(config, ["a", "b", "c", "d"])
+    for _ in range(rebuys):
+        t.rebuy("b")
+    transfers = t.eliminate([Out("b", 1000)], {"b": takers})
+    assert {role: balance(transfers, role) for role in expected} == expected
+    assert all(t.amount_minor % 1000 == 0 for t in transfers)
+
+
+def test_bounty_split_in_cents_for_tournaments_announced_before_the_token_rule():
+    """Streams announced without `bounty_split` fold as decided: cents, odd to the first."""
+    from casino.tournaments.replay import config_from
+
+    payout = structure(ROOM)
+    data = {"format": "bounty", "entry": Price(2000, 500, 1001).as_dict(),
+            "payout": {"key": payout.key, "rows": payout.as_rows()}}
+    assert config_from(data).bounty_split == "cents"
+    assert config_from({**data, "bounty_split": "tokens"}).bounty_split == "tokens"
+    t = started(room_config(format="bounty", entry=Price(2000, 500, 1001),
+                            bounty_split="cents"), ["a", "b", "c"])
+    transfers = t.eliminate([Out("b", 1000)], {"b": ["a", "c"]})
+    assert (balance(transfers, "player:a"), balance(transfers, "player:c")) == (501, 500)
+
+
 def test_rebuy_costs_the_entry_without_the_house_fee():
     """000:L3313-3315, 002:L3281: a rebuy is the entry's prize part without the fee."""
     t = started(room_config(format="rebuy", rebuy=Price(2000), rebuys_per_player_max=1),
