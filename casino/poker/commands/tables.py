@@ -119,18 +119,19 @@ class OpenTable(BaseCommand[NewTable, TableResult]):
         at = call.moment()
         rulebook = _rulebook(place, at)
         figures = _figures(rulebook, _local_date(place, at))
-        config = _table_config(**{name: a[name] for name in CONFIG_FIELDS})
         jackpot = a["jackpot"]
-        if a["banzai"]:
-            _check_banzai(figures, config)
-            config["banzai"] = True
-        seats_allowed = _seats_allowed(figures, jackpot=jackpot)
+        # The rulebook's table size first: it is stricter than the engine's.
+        seats_allowed = _seats_allowed(figures, jackpot=jackpot, variant=a["variant"])
         if seats_allowed is not None and a["seats_max"] > seats_allowed[0]:
             raise PokerError(Code.TOO_MANY_SEATS,
                              f"{rulebook.key} allows at most {seats_allowed[0]} players at"
-                             f" {'a jackpot' if jackpot else 'a'} table",
+                             f" {'a jackpot' if jackpot else 'a'} {a['variant']} table",
                              limit=seats_allowed[0], seats_max=a["seats_max"],
                              cite=seats_allowed[1])
+        config = _table_config(**{name: a[name] for name in CONFIG_FIELDS})
+        if a["banzai"]:
+            _check_banzai(figures, config)
+            config["banzai"] = True
         rake_rule, drop_rule = _house_rules(
             rulebook, figures, config, rake=a["rake"], rake_cap_minor=a["rake_cap_minor"],
             rake_percent_basis_points=a["rake_percent_basis_points"], jackpot=jackpot,
@@ -239,10 +240,26 @@ def _check_banzai(figures: Mapping[str, tuple[Any, str]], config: Mapping[str, A
                          limit_minor=cap, cite="001:L221")
 
 
-def _seats_allowed(figures: Mapping[str, Any], *, jackpot: bool) -> tuple[int, str] | None:
-    """The rulebook's maximum players at a table (a jackpot table's, if stricter)."""
+# The cash-game table sizes by the variants the rulebook names; the first key
+# the rulebook holds wins. Tallinn: Hold'em and Crazy Pineapple 9, every other
+# game 8 (003:L28-30); RAY: 10 at halls and partner premises (002:L295), 12 at
+# the casino (002:L1814); Veikkaus room and online by their own keys.
+TALLINN_NINE_SEAT_VARIANTS = frozenset({"holdem", "crazy_pineapple"})
+
+
+def _seats_allowed(figures: Mapping[str, Any], *, jackpot: bool, variant: str
+                   ) -> tuple[int, str] | None:
+    """Return the most players at a cash table of a variant, and the line saying so.
+
+    A jackpot table's maximum comes first where the rulebook has one.
+
+    Tournament sizes (003:L23-27) are the tournaments app's; a cash table
+    reads the cash rows only.
+    """
+    tallinn = ("cash.table.max_players.holdem_crazy_pineapple"
+               if variant in TALLINN_NINE_SEAT_VARIANTS else "cash.table.max_players.other")
     for key in (("table.players.max_jackpot_table",) if jackpot else ()) + (
-            "table.players.max", "table.max_seats"):
+            "table.players.max", "table.max_seats", "poker_pvp.table.max_players", tallinn):
         if key in figures:
             return figures[key]
     return None
