@@ -13,7 +13,10 @@ from django.db.models.functions import Cast, Concat, JSONObject
 
 from casino.cage.commands import account_ceiling
 from casino.cage.events import cage_cash, gaming_account
+from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.events import ALERT_RAISED
+from casino.compliance.pipeline import Attempt, load_context as load_compliance
+from casino.compliance.pipeline import rejection as compliance_rejection
 from casino.rules import queries as rules
 from casino.rules.models import Figure, RulebookVersion, Venue
 from casino.rules.queries import venue_day
@@ -390,6 +393,52 @@ def _insufficient(account: str, balance: int, amount_minor: int) -> PokerError:
                       f"the gaming account holds {balance}, less than the {amount_minor}"
                       " asked; there is no credit (002:L3033)", account=account,
                       balance_minor=balance, amount_minor=amount_minor, cite="002:L3033")
+
+
+# The forced bets a table's stakes name that Part IV caps as the opening stake
+# (blind or ante; 002:L3347, L3405, L3467). A bring-in is the stud game's
+# forced bet, and the big blind ante an ante the big blind posts: both are
+# opening stakes (decision poker_pvp.opening_stake.forced_bets). The small and
+# big bet of a limit game are raises under the game's rules, not capped.
+OPENING_STAKES = ("small_blind_minor", "big_blind_minor", "ante_minor",
+                  "big_blind_ante_minor", "bring_in_minor")
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningStake:
+    """The Part IV check of a table's or a hand's largest forced bet."""
+
+    attempt: Attempt
+    context: AttemptContext
+    verdict: Verdict
+
+    def rejection(self) -> Rejection | None:
+        """The recorded refusal (`compliance.max_stake`), or None when allowed."""
+        if self.verdict.allowed:
+            return None
+        return compliance_rejection(self.attempt, self.context, self.verdict)
+
+
+def opening_stake_check(*, venue: str, currency: str, forced_bets_minor: Sequence[int],
+                        at: dt.datetime) -> OpeningStake | None:
+    """Check the largest forced bet against the venue's poker opening-stake cap.
+
+    Part IV caps the opening stake (blind or ante) of player-vs-player
+    poker: EUR 2 at halls and partner premises (002:L3347), EUR 20,000 at
+    the casino (002:L3405), EUR 1,000 online (002:L3467), each a
+    `poker_pvp/opening_stake` stake-limit row of the venue's rulebook. None
+    when nothing is forced or the rulebook has no such row (the Veikkaus
+    and Tallinn poker rooms sit outside Part IV).
+    """
+    amount = max((a for a in forced_bets_minor if a), default=0)
+    if not amount:
+        return None
+    attempt = Attempt(kind="stake", venue=venue, amount_minor=amount, currency=currency,
+                      game=PVP_GAME, bet_unit="opening_stake", category="pvp", at=at)
+    context = load_compliance(attempt)
+    if context.stake_limit is None:
+        return None
+    return OpeningStake(attempt, context, run_checks(context))
 
 
 def _rejection(event_type: str, stream: str, refusal: PokerError,

@@ -26,7 +26,9 @@ from ..events import (
     table_stream,
 )
 from .base import (
+    OPENING_STAKES,
     Deal,
+    OpeningStake,
     HandContext,
     HandResult,
     Step,
@@ -42,6 +44,7 @@ from .base import (
     load_table,
     _rejection,
     _start_state,
+    opening_stake_check,
 )
 from .settlement import (
     Showdown,
@@ -78,6 +81,7 @@ class DealContext:
     deal: Deal
     place: Venue
     at: dt.datetime
+    opening_stake: OpeningStake | None = None
 
 
 class StartHand(_HandCommand):
@@ -85,8 +89,24 @@ class StartHand(_HandCommand):
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> DealContext:
         ctx = load_table(arguments["table_id"])
-        return DealContext(ctx, _deal_from(arguments), rules.venue(ctx.table.venue),
-                           call.moment())
+        deal, place, at = _deal_from(arguments), rules.venue(ctx.table.venue), call.moment()
+        hand, _ = _deal(ctx, deal, place, at)
+        # Every hand's forced bets under the cap in force now, straddles
+        # included: a table opened before the cap was checked, or under an
+        # earlier rulebook version, deals no hand over it (002:L3347, L3405,
+        # L3467).
+        opening_stake = opening_stake_check(venue=place.code, currency=ctx.table.currency,
+                                            forced_bets_minor=[
+                                                *_forced_bets(hand.state),
+                                                *(ctx.table.stakes.get(name, 0)
+                                                  for name in OPENING_STAKES)],
+                                            at=at)
+        return DealContext(ctx, deal, place, at, opening_stake)
+
+    def check(self, context: DealContext) -> Rejection | None:
+        if context.opening_stake is None:
+            return None
+        return context.opening_stake.rejection()
 
     def decide(self, context: DealContext) -> Decision:
         _, event = _deal(context.table, context.deal, context.place, context.at)
@@ -94,6 +114,18 @@ class StartHand(_HandCommand):
 
 
 START_HAND = StartHand()
+
+
+def _forced_bets(state: engine.HandState) -> list[int]:
+    """Each forced bet of a dealt hand at its full size (a short stack's all-in aside).
+
+    A straddle is a blind posted before the cards (000:L975-985), so it is an
+    opening stake (decision poker_pvp.opening_stake.forced_bets); its size is
+    the live bet it makes, `to_minor`.
+    """
+    posts = {kind.value for kind in engine.PostKind}
+    return [record.to_minor if record.kind == engine.PostKind.STRADDLE else record.added_minor
+            for record in state.log if record.kind in posts]
 
 
 def _deal_from(record: Mapping[str, Any]) -> Deal:

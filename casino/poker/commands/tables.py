@@ -29,7 +29,9 @@ from ..events import (
 )
 from ..models import Seat
 from .base import (
+    OPENING_STAKES,
     SOURCE,
+    OpeningStake,
     TableContext,
     TableResult,
     _account_terms,
@@ -44,6 +46,7 @@ from .base import (
     _rule_record,
     _rulebook,
     _table_result,
+    opening_stake_check,
 )
 
 
@@ -107,6 +110,7 @@ class NewTable:
     rake_rule: Any
     drop_rule: Any
     jackpot_time_fee: Any
+    opening_stake: OpeningStake | None = None
 
 
 class OpenTable(BaseCommand[NewTable, TableResult]):
@@ -147,9 +151,19 @@ class OpenTable(BaseCommand[NewTable, TableResult]):
         jackpot_time_fee = _jackpot_time_fee(figures, a["jackpot_fee"], jackpot=jackpot)
         if jackpot_time_fee is not None:
             drop_rule = None  # the fee by time replaces the EUR 1 a hand
+        opening_stake = opening_stake_check(
+            venue=place.code, currency=place.currency, at=at,
+            forced_bets_minor=[config["stakes"].get(name, 0) for name in OPENING_STAKES])
         return NewTable(place=place, at=at, table_id=f"tbl-{uuid.uuid4().hex[:12]}",
                         rulebook=rulebook.key, config=config, rake_rule=rake_rule,
-                        drop_rule=drop_rule, jackpot_time_fee=jackpot_time_fee)
+                        drop_rule=drop_rule, jackpot_time_fee=jackpot_time_fee,
+                        opening_stake=opening_stake)
+
+    def check(self, context: NewTable) -> Rejection | None:
+        # A forced bet over the Part IV cap (002:L3347, L3405, L3467).
+        if context.opening_stake is None:
+            return None
+        return context.opening_stake.rejection()
 
     def decide(self, context: NewTable) -> Decision:
         place, table_id = context.place, context.table_id
