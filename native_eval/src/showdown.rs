@@ -43,9 +43,11 @@
 //!   (both halves).
 //! - Double Flop (000:L2017-2034): each pot is split in half, one half per
 //!   board, each half to that board's best hand. When the pot is odd, the odd
-//!   chip goes to the half won by the first player clockwise from the button
-//!   among all the pot's winners (the button rule of 000:L1647-1649 applied to
-//!   the pot); within each half, the button rule again.
+//!   chip goes to the first player clockwise from the button who takes part
+//!   in the division, among all the pot's winners (000:L1647-1649): to the
+//!   player, never to a half that is divided again; within each half, the
+//!   button rule again. The result reports it in that player's share of a
+//!   half they won, board 1 first.
 //! - Sviten: the odd chip of an odd pot goes to the own-five-card half (its
 //!   winner holds the better own five cards); inside the 2 + 3 half, tied
 //!   players get odd chips in order of their own five cards, then clockwise
@@ -295,6 +297,8 @@ pub fn showdown(
         let eligible: Vec<usize> = pot.eligible.iter().map(|&s| index_of(s)).collect();
         let mut first: Vec<usize>;
         let mut second: Vec<usize> = Vec::new();
+        // Double Flop: the pot's own odd chip and who takes it, outside both halves.
+        let mut pot_odd: Option<(usize, u64)> = None;
         let (first_amount, second_amount);
         match v.split() {
             Split::High => {
@@ -332,13 +336,10 @@ pub fn showdown(
                     .copied()
                     .min_by_key(|&i| clockwise(seats[i].seat, button))
                     .unwrap();
-                let half = pot.amount / 2;
-                let odd = pot.amount % 2;
-                if first.contains(&lead) {
-                    (first_amount, second_amount) = (half + odd, half);
-                } else {
-                    (first_amount, second_amount) = (half, half + odd);
-                }
+                // The odd chip of an odd pot goes to the player, not to a
+                // half that would be divided again (000:L1647-1649).
+                pot_odd = Some((lead, pot.amount % 2));
+                (first_amount, second_amount) = (pot.amount / 2, pot.amount / 2);
             }
             Split::Sviten => {
                 first = best_of(&seats, &eligible, |s| s.a, false);
@@ -388,6 +389,13 @@ pub fn showdown(
             }
         } else {
             low_shares.extend(second.iter().map(|&i| (seats[i].seat, 0)));
+        }
+
+        if let Some((lead, odd)) = pot_odd.filter(|&(_, odd)| odd > 0) {
+            // Reported in the share of a half the player won (board 1 first).
+            let seat = seats[lead].seat;
+            let shares = if first.contains(&lead) { &mut high_shares } else { &mut low_shares };
+            shares.iter_mut().find(|(s, _)| *s == seat).unwrap().1 += odd;
         }
 
         let mut pot_awards: Vec<(i64, u64)> = Vec::with_capacity(high_shares.len() + low_shares.len());
@@ -444,6 +452,25 @@ mod tests {
             3,
         );
         assert_eq!(r.awards, vec![(2, 2100)]);
+    }
+
+    #[test]
+    fn double_flop_odd_chip_goes_to_the_player_not_to_a_half() {
+        // 000:L1647-1649: pot 7, board 1 tied by seats 1 and 2, board 2 to
+        // seat 3, button 3. Each half is 3; board 1's 3 splits 2/1 (seat 1
+        // first after the button), and the pot's odd chip goes to seat 1, the
+        // first winner after the button: 3, 1, 3. Re-splitting a half of 4
+        // would give 2, 2, 3.
+        let r = run(
+            "double_flop",
+            &["Ah Kd 7c 2s 3h", "Qs Jd 9c 5h 4d"],
+            &[(1, "As 8h"), (2, "Ac 8d"), (3, "Qh Qd")],
+            &[(7, &[1, 2, 3])],
+            3,
+        );
+        assert_eq!(r.awards, vec![(1, 3), (2, 1), (3, 3)]);
+        assert_eq!(r.pots[0].high_shares, vec![(1, 3), (2, 1)]);
+        assert_eq!(r.pots[0].low_shares, vec![(3, 3)]);
     }
 
     #[test]

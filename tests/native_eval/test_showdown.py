@@ -204,15 +204,30 @@ def test_split_of_two_boards() -> None:
     assert (pot.high_winners, pot.low_winners) == ([1], [2])
 
 
-def test_two_boards_odd_chip_to_the_half_of_the_first_winner_left_of_button() -> None:
-    """Decision: an odd pot's extra chip goes to the half won by the first
-    winner clockwise from the button (the button rule, 000:L1647-1649)."""
+def test_two_boards_odd_chip_to_the_first_winner_left_of_button() -> None:
+    """000:L1647-1649: an odd pot's extra chip goes to the first winner
+    clockwise from the button."""
     boards = ("Ah Kd 7c 2s 3h", "Qs Jd 9c 5h 4d")
     hands = {1: "As Ad", 2: "Qh Qd", 3: "8c 6c"}
     after_one = native_eval.showdown("double_flop", boards, hands, [(1001, [1, 2, 3])], button=1)
     assert after_one.awards == {2: 501, 1: 500}
     after_two = native_eval.showdown("double_flop", boards, hands, [(1001, [1, 2, 3])], button=2)
     assert after_two.awards == {1: 501, 2: 500}
+
+
+def test_two_boards_odd_chip_goes_to_the_player_not_to_a_half_split_again() -> None:
+    """000:L1647-1649: the odd chip of an odd pot goes to the first player
+    clockwise from the button who takes part in the division, not to a half
+    that is then divided again: pot 7, board 1 tied by seats 1 and 2, board 2
+    to seat 3, button 3 gives 3, 1, 3 (a half of 4 re-split would give 2, 2, 3)."""
+    boards = ("Ah Kd 7c 2s 3h", "Qs Jd 9c 5h 4d")
+    hands = {1: "As 8h", 2: "Ac 8d", 3: "Qh Qd"}
+    result = native_eval.showdown("double_flop", boards, hands, [(7, [1, 2, 3])], button=3)
+    assert result.awards == {1: 3, 2: 1, 3: 3}
+    pot = result.pots[0]
+    assert (pot.high_winners, pot.low_winners) == ([1, 2], [3])
+    assert pot.high_shares == {1: 3, 2: 1}
+    assert pot.low_shares == {3: 3}
 
 
 def test_best_on_both_boards_takes_the_whole_pot() -> None:
