@@ -554,6 +554,8 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
                                       ceiling=context.ceiling_new)
                  for code in (p.account for p in postings)}
         seating = context.seating
+        if seating is not None:
+            events += seating.refusals
         if seating is not None and seating.events:
             events += seating.events
             expected[seating.stream] = seating.version
@@ -683,6 +685,8 @@ class _Seating:
     target_id: str = ""
     venue: str = ""
     events: list[NewEvent] = field(default_factory=list)
+    # The compliance refusals of winners not seated, on their player streams.
+    refusals: list[NewEvent] = field(default_factory=list)
     entered: set[str] = field(default_factory=set)
     awarded: list[dict[str, Any]] = field(default_factory=list)
     moved: list[dict[str, Any]] = field(default_factory=list)
@@ -701,6 +705,13 @@ def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.da
     (001:L314). A winner already registered, or a target that takes no
     more entries, is paid the seat's value in cash, as the engine decided
     (decision tournaments.satellite.already_registered, 003:L175).
+
+    Seating is the winner's entry, so it passes the compliance pipeline
+    like a purchase (identity, age, self-exclusion, the entry-fee cap; a
+    self-excluded player is not seated, 002:L3086): a refused winner is
+    paid the seat's value in cash instead (decision
+    tournaments.satellite.not_seated), the award names the failed check and
+    its refusal is recorded on the player's stream with the finish.
     """
     seating = _Seating(stream=ev.tournament_stream(target_id), target_id=target_id)
     target_state, seating.version, target = _load(target_id)
@@ -722,11 +733,24 @@ def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.da
             payload: dict[str, Any] = {"player_id": player_id, "kind": kind,
                                        "paid_by": paid_by,
                                        "price": target_state.config.entry.as_dict()}
-            try:
-                moved = apply_event(target_state, ev.PLAYER_ENTERED, payload)
-            except EngineError as error:
-                refusal = error.code
+            attempt = Attempt(kind="stake", venue=venue.code, amount_minor=seat_minor,
+                              currency=target.currency, player_id=player_id, game=GAME,
+                              bet_unit=BET_UNIT, category="pvp", at=at)
+            compliance = load_context(attempt)
+            verdict = run_checks(compliance)
+            if not verdict.allowed:
+                # 002:L3086 and the other checks: a refused winner is not seated.
+                refusal = verdict.failure.code
+                seating.refusals.append(rejection(attempt, compliance, verdict).event)
+                moved = None
             else:
+                payload["verdict"] = verdict_record(verdict)
+                try:
+                    moved = apply_event(target_state, ev.PLAYER_ENTERED, payload)
+                except EngineError as error:
+                    refusal = error.code
+                    moved = None
+            if moved is not None:
                 refusal = None
                 payload["transfers"] = [_transfer_dict(t) for t in moved]
                 seating.events.append(NewEvent(

@@ -163,6 +163,45 @@ def test_a_winner_already_registered_gets_the_seat_in_cash(venues):
     assert verify_chain().ok
 
 
+def test_a_self_excluded_winner_is_not_seated_and_gets_the_seat_in_cash(venues):
+    """002:L3086 (decision tournaments.satellite.not_seated): seating passes the
+    compliance pipeline; a self-excluded winner is not seated, the refusal is
+    recorded and the seat's value paid in cash; the other seat is an entry."""
+    from casino.players.commands import self_exclude
+
+    target = announce_target()
+    sat = announce_satellite(target).tournament_id
+    commands.open_registration(tournament_id=sat, actor="td", idempotency_key=key())
+    players = [funded_player() for _ in range(12)]
+    for p in players:
+        register(sat, p)
+    self_exclude(player_id=players[0].id, months=1, venue_code="ray-online", actor="test")
+    before = {p.id: balance(gaming_account(p.id)) for p in players}
+    pool_before = balance(prize_pool(target))
+
+    play_satellite(sat, players)
+
+    assert not Entrant.objects.filter(tournament_id=target, player_id=players[0].id).exists()
+    assert Entrant.objects.filter(tournament_id=target, player_id=players[1].id).exists()
+    assert balance(gaming_account(players[0].id)) == before[players[0].id] + 110_00
+    assert balance(prize_pool(target)) - pool_before == 100_00
+    finished = Event.objects.get(stream=f"tournament/{sat}", type__endswith="finished")
+    assert finished.payload["seats_awarded"][0] == {
+        "player_id": players[0].id, "target_tournament_id": target, "seat_minor": 110_00,
+        "awarded": "cash", "reason": "compliance.self_excluded"}
+    assert finished.payload["seats_awarded"][1]["awarded"] == "entry"
+    refused = Event.objects.get(stream=f"player/{players[0].id}",
+                                type="compliance.attempt_rejected")
+    assert refused.payload["rule"] == "compliance.self_excluded"
+    assert refused.idempotency_key == finished.idempotency_key
+    seated = Event.objects.get(stream=f"tournament/{target}", type=PLAYER_ENTERED,
+                               payload__player_id=players[1].id)
+    assert seated.payload["verdict"]["checks_passed"]
+    assert balance(prize_pool(sat)) == 0
+    assert ledger_sums_to_zero()
+    assert verify_chain().ok
+
+
 def test_a_target_not_registering_refuses_the_satellite(venues):
     """003:L145: the target is pre-announced and must be taking entries."""
     target = announce_target(open_it=False)
