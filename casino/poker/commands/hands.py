@@ -91,17 +91,7 @@ class StartHand(_HandCommand):
         ctx = load_table(arguments["table_id"])
         deal, place, at = _deal_from(arguments), rules.venue(ctx.table.venue), call.moment()
         hand, _ = _deal(ctx, deal, place, at)
-        # Every hand's forced bets under the cap in force now, straddles
-        # included: a table opened before the cap was checked, or under an
-        # earlier rulebook version, deals no hand over it (002:L3347, L3405,
-        # L3467).
-        opening_stake = opening_stake_check(venue=place.code, currency=ctx.table.currency,
-                                            forced_bets_minor=[
-                                                *_forced_bets(hand.state),
-                                                *(ctx.table.stakes.get(name, 0)
-                                                  for name in OPENING_STAKES)],
-                                            at=at)
-        return DealContext(ctx, deal, place, at, opening_stake)
+        return DealContext(ctx, deal, place, at, _hand_opening_stake(hand, place, at))
 
     def check(self, context: DealContext) -> Rejection | None:
         if context.opening_stake is None:
@@ -114,6 +104,20 @@ class StartHand(_HandCommand):
 
 
 START_HAND = StartHand()
+
+
+def _hand_opening_stake(hand: HandContext, place: Venue, at: dt.datetime
+                        ) -> OpeningStake | None:
+    """Check a dealt hand's forced bets, straddles included, under the cap in force.
+
+    A table opened before the cap was checked, or under an earlier rulebook
+    version, deals no hand over it (002:L3347, L3405, L3467).
+    """
+    table = hand.table
+    return opening_stake_check(
+        venue=place.code, currency=table.currency, at=at,
+        forced_bets_minor=[*_forced_bets(hand.state),
+                           *(table.stakes.get(name, 0) for name in OPENING_STAKES)])
 
 
 def _forced_bets(state: engine.HandState) -> list[int]:
@@ -264,6 +268,7 @@ class HistoryContext:
     events: Sequence[NewEvent]
     refusal: PokerError | None
     refused: Mapping[str, Any] | None     # the refused step, as recorded
+    opening_stake: OpeningStake | None = None
 
 
 class RecordHand(_HandCommand):
@@ -276,6 +281,9 @@ class RecordHand(_HandCommand):
         place = rules.venue(table_ctx.table.venue)
         day = venue_day(place, at)
         ctx, started = _deal(table_ctx, _deal_from(arguments), place, at)
+        opening_stake = _hand_opening_stake(ctx, place, at)
+        if opening_stake is not None and not opening_stake.verdict.allowed:
+            return HistoryContext(table_ctx, place, at, (), None, None, opening_stake)
         events, state = [started], ctx.state
         for index, record in enumerate(arguments["steps"]):
             step = Step(**record)
@@ -300,6 +308,8 @@ class RecordHand(_HandCommand):
         return HistoryContext(table_ctx, place, at, events, None, None)
 
     def check(self, context: HistoryContext) -> Rejection | None:
+        if context.opening_stake is not None and not context.opening_stake.verdict.allowed:
+            return context.opening_stake.rejection()
         if context.refusal is None:
             return None
         return _rejection(HAND_HISTORY_REJECTED, table_stream(context.table.table.id),

@@ -127,3 +127,19 @@ def test_straddle_over_the_cap_is_not_dealt(venues):
     dealt = commands.start_hand(table_id=table.table_id, button=1, actor="dealer",
                                 idempotency_key=key())
     assert dealt.pot_minor == 300
+
+
+def test_complete_history_over_the_cap_is_not_recorded(venues):
+    """002:L3347: a complete hand history is dealt like any hand; over the
+    cap it is refused, recorded, and no hand is written."""
+    table = _open("hall-helsinki", small_blind_minor=100, big_blind_minor=200)
+    Table.objects.filter(id=table.table_id).update(
+        stakes={"small_blind_minor": 100, "big_blind_minor": 201, "ante_minor": 0})
+    seat_players(table.table_id, {1: 10_000, 2: 10_000})
+    with pytest.raises(AttemptRejected) as refused:
+        commands.record_hand(table_id=table.table_id, deal=commands.Deal(1),
+                             steps=[commands.Step(1, "fold")], actor="dealer",
+                             idempotency_key=key())
+    assert refused.value.failure.code == "compliance.max_stake"
+    assert Hand.objects.filter(table_id=table.table_id).count() == 0
+    assert [e.payload["attempt"]["amount_minor"] for e in _refusals("hall-helsinki")] == [201]
