@@ -28,6 +28,8 @@ class PokerErrorCode(StrEnum):
     BUY_IN_ABOVE_MAXIMUM = "poker.buy_in_above_maximum"
     """More than the table's maximum, top-ups included (000:L545-546)."""
     ONE_STACK_PER_EVENING = "poker.one_stack_per_evening"
+    RETURN_STACK_TOO_SMALL = "poker.return_stack_too_small"
+    CASH_BUY_IN_TOO_LARGE = "poker.cash_buy_in_too_large"
     """Back the same evening with less than the stack left with (000:L306-319, L549-551)."""
     SHORT_BUY_IN_REFUSED = "poker.short_buy_in_refused"
     """Under the minimum and not an allowed short buy-in (000:L557-560; 003:L122)."""

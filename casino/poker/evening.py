@@ -12,6 +12,9 @@ the venue, and, at Banzai tables, in the last half hour:
 - The short buy-in (000:L557-560; 003:L122): once per evening, in pot limit,
   a player who has run out of chips may buy in for at least half the
   minimum, but not as the first buy-in of the evening.
+- Coming back within the hour (003:L129): a player who left a table and
+  sits down at the same table again less than an hour later brings at
+  least the stack they left with.
 - Banzai (001:L221-223): a stack of at most 10 big blinds on joining and
   after any top-up; at most two Banzai tables of one stake level at once
   (decision banzai.same_stack); leaving with more than 10 big blinds and
@@ -143,10 +146,19 @@ class BanzaiRule:
 
 
 @dataclass(frozen=True, slots=True)
+class ReturnRule:
+    """Back at the same table within `window_minutes`: at least the stack left with."""
+
+    window_minutes: int
+    cite: str
+
+
+@dataclass(frozen=True, slots=True)
 class EveningRules:
     one_stack: str | None          # the cite when the rulebook has the rule
     short: ShortBuyInRule | None
     banzai: BanzaiRule | None
+    comeback: ReturnRule | None = None
 
     @classmethod
     def from_figures(cls, figures: Mapping[str, tuple[Any, str]]) -> EveningRules:
@@ -172,7 +184,11 @@ class EveningRules:
                 lock_minutes=value("banzai.rathole.window"),
                 lock_threshold_big_blinds=value("banzai.rathole.threshold_big_blinds"),
                 cite="001:L221-223")
-        return cls(one_stack, short, banzai)
+        comeback = None
+        if "rathole.window" in figures:
+            comeback = ReturnRule(window_minutes=value("rathole.window"),
+                                  cite=figures["rathole.window"][1])
+        return cls(one_stack, short, banzai, comeback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +237,18 @@ def check_buy_in(rules: EveningRules, table: TableTerms, *, amount_minor: int,
                 f" ({cap}); the stack would be {after}", cite="001:L221",
                 **{**limits, "limit_minor_max": cap})
     ceiling = table.buy_in_minor_max
+    if sitting_down and rules.comeback is not None:
+        left = _left_this_table(rules.comeback, table, evening.last_moves.get(table.structure),
+                                at)
+        if left is not None and amount_minor < left.stack_minor:
+            raise PokerError(
+                Code.RETURN_STACK_TOO_SMALL,
+                f"the player left this table with {left.stack_minor} less than"
+                f" {rules.comeback.window_minutes} minutes ago: they come back with at"
+                f" least that stack", required_minor=left.stack_minor,
+                left_at=left.at.isoformat(), cite=rules.comeback.cite, **limits)
+        if left is not None:
+            ceiling = max(ceiling, left.stack_minor)
     if sitting_down and rules.one_stack is not None:
         carried = _carried_stack(table, evening.last_moves.get(table.structure))
         if carried is not None:
@@ -281,6 +309,21 @@ def _carried_stack(table: TableTerms, last: Move | None) -> tuple[bool, int] | N
     same = (last.small_blind_minor, last.big_blind_minor) == (table.small_blind_minor,
                                                               table.big_blind_minor)
     return same, last.stack_minor
+
+
+def _left_this_table(rule: ReturnRule, table: TableTerms, last: Move | None,
+                     at: dt.datetime) -> Move | None:
+    """The cash-out from this very table less than the window ago, if it left chips.
+
+    The player's last move at a table of this structure this gaming day is
+    the one read (decision comeback.last_move): a later move at another table
+    of the structure replaces it.
+    """
+    if last is None or last.kind != "cash_out" or last.table_id != table.table_id:
+        return None
+    if last.stack_minor <= 0 or at - last.at >= dt.timedelta(minutes=rule.window_minutes):
+        return None
+    return last
 
 
 def _banzai_lock(rule: BanzaiRule, last: Move | None, at: dt.datetime) -> Move | None:

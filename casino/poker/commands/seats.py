@@ -107,7 +107,8 @@ class BuyIn(BaseCommand[BuyInContext, SeatResult]):
         place = rules.venue(table.venue)
         day = venue_day(place, at)
         failure, short = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
-                                         amount_minor=amount_minor, at=at, day=day)
+                                         amount_minor=amount_minor, paid_with=paid_with,
+                                         at=at, day=day)
         attempt = compliance = verdict = None
         if failure is None:
             attempt = Attempt(kind="buy_in", venue=table.venue, amount_minor=amount_minor,
@@ -171,7 +172,8 @@ BUY_IN = BuyIn()
 
 
 def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_minor: int,
-                    at: dt.datetime, day: dt.date) -> tuple[PokerError | None, bool]:
+                    paid_with: str, at: dt.datetime, day: dt.date
+                    ) -> tuple[PokerError | None, bool]:
     """Why this buy-in is refused, or (None, whether it is a short buy-in).
 
     The seat rules first (a hand running, the seat taken, the player at
@@ -193,7 +195,12 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
                           f"the player sits at seat {elsewhere[0]} of this table",
                           seat=elsewhere[0]), False
     rulebook = RulebookVersion.objects.get(key=table.rulebook)
-    rules_tonight = evening.EveningRules.from_figures(_figures(rulebook, day))
+    figures = _figures(rulebook, day)
+    cash_refusal = _cash_limit_refusal(figures, paid_with=paid_with,
+                                       amount_minor=amount_minor, rulebook=table.rulebook)
+    if cash_refusal is not None:
+        return cash_refusal, False
+    rules_tonight = evening.EveningRules.from_figures(figures)
     terms = evening.TableTerms(
         table_id=table.id, structure=table.structure,
         small_blind_minor=table.stakes["small_blind_minor"],
@@ -201,7 +208,8 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
         buy_in_minor_min=table.buy_in_minor_min, buy_in_minor_max=table.buy_in_minor_max,
         banzai=table.banzai, rulebook=table.rulebook)
     tonight, banzai_now = evening.Evening(), 0
-    if rules_tonight.one_stack is not None or rules_tonight.short is not None:
+    if (rules_tonight.one_stack is not None or rules_tonight.short is not None
+            or rules_tonight.comeback is not None):
         row = PlayerEvening.objects.filter(
             key=PlayerEvening.key_of(player_id, table.venue, day)).first()
         if row is not None:
@@ -225,6 +233,24 @@ def _buy_in_refusal(ctx: TableContext, *, seat: int, player_id: str, amount_mino
     except PokerError as refusal:
         return refusal, False
     return None, verdict.short
+
+
+def _cash_limit_refusal(figures: Mapping[str, tuple[Any, str]], *, paid_with: str,
+                        amount_minor: int, rulebook: str) -> PokerError | None:
+    """A buy-in in banknotes at or over the rulebook's cash limit (pure).
+
+    Tallinn: a buy-in in cash is under EUR 100; more is bought with plaques
+    or cash chips (003:L110). A rulebook without the figure has no limit.
+    """
+    if paid_with != "cash" or "buy_in.cash_below" not in figures:
+        return None
+    below, cite = figures["buy_in.cash_below"]
+    if amount_minor < below:
+        return None
+    return PokerError(Code.CASH_BUY_IN_TOO_LARGE,
+                      f"a buy-in in cash is under {below}; {amount_minor} is bought with"
+                      " plaques or cash chips", limit_minor=below, amount_minor=amount_minor,
+                      cite=cite, rulebook=rulebook)
 
 
 def cash_out(*, table_id: str, seat: int, player_id: str, paid_to: str = "account",

@@ -58,10 +58,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     "online.self_exclusion.revocable": (LIMITS, "casino/players refuses to change a"
                                         " self-exclusion, built in"),
     # poker rooms
-    "buy_in.cash_below": (POKER, "Tallinn takes banknote buy-ins under EUR 100 only:"
-                          " nothing checks the means of payment"),
-    "rathole.window": (POKER, "Tallinn: a player back within the hour brings the stack he"
-                       " left with; only the Banzai lock is enforced"),
     "run_it_twice.min_big_blind": (POKER, "running a board twice is not supported"),
     "run_it_twice.full_board_max_players.omaha5_courchevel": (POKER, "running a board"
                                                               " twice is not supported"),
