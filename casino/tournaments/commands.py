@@ -219,6 +219,8 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             "target_tournament_id": target_tournament_id,
             # Split pots share bounty tokens whole (000:L3361-3364).
             "bounty_split": "tokens",
+            # Online, winnings are credited as each player busts (001:L366).
+            "prizes_paid_at": figure("tournament.prizes.paid_at", "end"),
             "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
         }
         try:

@@ -42,6 +42,7 @@ def config_from(data: Mapping[str, Any]) -> Config:
         satellite_seat_minor=data.get("satellite_seat_minor"),
         # Announced before the token rule (000:L3361-3364): split in cents.
         bounty_split=data.get("bounty_split", "cents"),
+        prizes_paid_at=data.get("prizes_paid_at", "end"),
     )
 
 
@@ -129,6 +130,7 @@ def dump_state(t: Tournament) -> dict[str, Any]:
         "drawn_shares": None if t.drawn_shares is None else list(t.drawn_shares),
         "house_funded_minor": t.house_funded_minor,
         "bounties_won": _pairs(t.bounties_won),
+        "prizes_paid": _pairs(t.prizes_paid),
     }
 
 
@@ -159,4 +161,6 @@ def load_state(config: Mapping[str, Any], data: Mapping[str, Any]) -> Tournament
     t.drawn_shares = None if data["drawn_shares"] is None else tuple(data["drawn_shares"])
     t.house_funded_minor = data["house_funded_minor"]
     t.bounties_won = dict(data["bounties_won"])
+    # Snapshots written before prizes were paid at the bust have none.
+    t.prizes_paid = dict(data.get("prizes_paid") or [])
     return t

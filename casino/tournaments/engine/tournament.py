@@ -40,7 +40,13 @@ Money rules:
 - Prizes are paid once, when the tournament finishes or is interrupted
   (decision `tournaments.prizes.paid_at_end`): a disqualification found
   after a player busted moves the places below up (000:L3614-3618), which
-  a prize already paid could not follow.
+  a prize already paid could not follow. Online (`prizes_paid_at` "bust",
+  figure `tournament.prizes.paid_at`, 001:L366) a player busting in a paid
+  place is paid that place's prize at once (`prizes_paid`); the finish pays
+  the rest, a player moved up the difference. Decision
+  tournaments.prizes.paid_at_bust: a player paid so cannot be disqualified
+  (`prize_already_paid`); satellites (seats) and HexaPro (its interruption
+  shares the whole drawn pool, 001:L436-442) pay at the end.
 """
 
 from __future__ import annotations
@@ -105,6 +111,9 @@ class Config:
     # (000:L3361-3364); "cents" is how tournaments announced before that
     # rule split it, kept so their streams fold as they were decided.
     bounty_split: str = "tokens"
+    # When prizes are paid: "end" (finish or interruption) or "bust" (each
+    # player as they bust in a paid place, 001:L366).
+    prizes_paid_at: str = "end"
     # How an interruption shares the pool, from the rulebook (None: the
     # online policy, cancellation.ONLINE_POLICY).
     cancellation: CancellationTerms | None = None
@@ -125,6 +134,9 @@ class Config:
         if self.bounty_split not in ("tokens", "cents"):
             raise EngineError("invalid_format", "a bounty is split in tokens or cents",
                               bounty_split=self.bounty_split)
+        if self.prizes_paid_at not in ("end", "bust"):
+            raise EngineError("invalid_format", "prizes are paid at the end or at the bust",
+                              prizes_paid_at=self.prizes_paid_at)
         if not 0 <= self.progressive_basis_points <= 10_000:
             raise EngineError("invalid_format", "the progressive share is 0 to 100 %")
         if (self.format == "progressive_bounty") != (self.progressive_basis_points > 0):
@@ -180,6 +192,9 @@ class Tournament:
         self.drawn_shares: tuple[int, ...] | None = None  # HexaPro
         self.house_funded_minor = 0
         self.bounties_won: dict[str, int] = {}
+        # Prizes already paid as players busted (001:L366); the pool's total
+        # stays in `pool_minor` until the payout.
+        self.prizes_paid: dict[str, int] = {}
 
     # -- views -------------------------------------------------------------
 
@@ -399,7 +414,30 @@ class Tournament:
         for player_id in ids:
             transfers += self._collect_bounty(player_id, list(eliminators.get(player_id, ())))
         self.groups.append(list(outs))
+        transfers += self._pay_at_bust(ids)
         self._check_in_the_money()
+        return transfers
+
+    def _pay_at_bust(self, ids: Sequence[str]) -> list[Transfer]:
+        """Pay the players just out the prizes of the places they hold (001:L366).
+
+        Only with `prizes_paid_at` "bust", once the pool is fixed (the
+        prizes are known), and not in a satellite or HexaPro (module
+        docstring). The places are those a finish now would give them.
+        """
+        if (self.config.prizes_paid_at != "bust" or self.fixed_field is None
+                or self.config.format in ("satellite", "hexapro")):
+            return []
+        disqualified = frozenset(p for p, s in self.players.items() if s.disqualified)
+        still_in = [Out(p) for p in self.alive]
+        blocks = standings([*self.groups, still_in], self.config.elimination, disqualified)
+        _, paid = assign_prizes(blocks, self.prizes())
+        transfers = []
+        for player_id in ids:
+            due = paid.get(player_id, 0) - self.prizes_paid.get(player_id, 0)
+            if due > 0:
+                self.prizes_paid[player_id] = self.prizes_paid.get(player_id, 0) + due
+                transfers.append(Transfer("pool", f"player:{player_id}", due, "prize"))
         return transfers
 
     def _collect_bounty(self, player_id: str, takers: Sequence[str]) -> list[Transfer]:
@@ -436,6 +474,12 @@ class Tournament:
         player = self._player(player_id)
         if player.disqualified:
             raise EngineError("already_disqualified", "the player is disqualified already")
+        if self.prizes_paid.get(player_id):
+            # Decision tournaments.prizes.paid_at_bust (001:L366).
+            raise EngineError("prize_already_paid", "the player's prize was paid when they"
+                              " busted (001:L366); it cannot be taken back by a"
+                              " disqualification", player_id=player_id,
+                              prize_minor=self.prizes_paid[player_id])
         if player.alive and len(self.alive) == 1:
             raise EngineError("last_player", "the last player left cannot be disqualified")
         player.disqualified = True
@@ -532,9 +576,20 @@ class Tournament:
     def _pay_out(self, payout: Payout) -> list[Transfer]:
         transfers = []
         for player_id, amount in payout.prizes_minor.items():
-            if amount:
+            # A prize paid at the bust (001:L366) is paid no second time.
+            due = amount - self.prizes_paid.get(player_id, 0)
+            if due < 0:
+                raise EngineError("payout_mismatch", "a payout may not pay a player less"
+                                  " than the prize paid at the bust", player_id=player_id,
+                                  prize_minor=amount,
+                                  paid_minor=self.prizes_paid[player_id])
+            if due:
                 reason = "seat" if player_id in payout.seats else "prize"
-                transfers.append(Transfer("pool", f"player:{player_id}", amount, reason))
+                transfers.append(Transfer("pool", f"player:{player_id}", due, reason))
+        unpaid = set(self.prizes_paid) - set(payout.prizes_minor)
+        if unpaid:
+            raise EngineError("payout_mismatch", "a payout must include every prize paid"
+                              " at a bust", players=sorted(unpaid))
         for player_id, amount in payout.bounties_minor.items():
             transfers.append(Transfer("bounties", f"player:{player_id}", amount, "bounty"))
             self.players[player_id].bounty_minor = 0

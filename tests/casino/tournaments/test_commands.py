@@ -217,3 +217,62 @@ def test_every_event_carries_the_venues_gaming_day(venues):
     written = Event.objects.filter(stream__startswith=f"tournament/{t}")
     assert written.count() == 3
     assert set(written.values_list("gaming_day", flat=True)) == {day}
+
+
+def test_online_winnings_are_credited_when_the_player_busts(venues):
+    """001:L366 (figure tournament.prizes.paid_at): online, a player busting in a
+    paid place is credited that prize at once, in the elimination's event; the
+    finish pays the rest; the rebuilt state agrees."""
+    from casino.rules.commands import register_venue
+
+    register_venue(code="poker-online", name="poker-online",
+                   rulebook_id="veikkaus-online-poker")
+    t = commands.announce(venue="poker-online", name="Online freezeout", format="freezeout",
+                          entry={"prize_minor": 10_00, "fee_minor": 1_00}, actor="td",
+                          idempotency_key=key("announce")).tournament_id
+    assert Tournament.objects.get(id=t).config["prizes_paid_at"] == "bust"
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    players = [funded_player() for _ in range(6)]    # pool 60.00: 65 % / 35 %
+    for p in players:
+        commands.register(tournament_id=t, player_id=p.id, actor="cage",
+                          idempotency_key=key())
+    commands.start(tournament_id=t, actor="td", idempotency_key=key())
+    commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
+    commands.eliminate(tournament_id=t, outs=[{"player_id": p.id, "stack": 10 - i}
+                                              for i, p in enumerate(players[2:])],
+                       actor="td", idempotency_key=key())
+    assert all(balance(gaming_account(p.id)) == 1_000_00 - 11_00 for p in players[2:])
+    result = commands.eliminate(tournament_id=t, outs=[{"player_id": players[1].id,
+                                                        "stack": 10}],
+                                actor="td", idempotency_key=key())
+    assert result.state != "finished"
+    assert balance(gaming_account(players[1].id)) == 1_000_00 - 11_00 + 21_00
+    assert {"from": "pool", "to": f"player:{players[1].id}", "amount_minor": 21_00,
+            "reason": "prize"} in result.transfers
+    assert balance(prize_pool(t)) == 39_00
+    commands.finish(tournament_id=t, actor="td", idempotency_key=key())
+    assert balance(gaming_account(players[0].id)) == 1_000_00 - 11_00 + 39_00
+    assert balance(gaming_account(players[1].id)) == 1_000_00 - 11_00 + 21_00
+    assert balance(prize_pool(t)) == 0
+    assert verify_chain().ok
+    live = list(Tournament.objects.filter(id=t).values())
+    rebuild_projections()
+    assert list(Tournament.objects.filter(id=t).values()) == live
+
+
+def test_a_room_tournament_still_pays_its_prizes_at_the_finish(venues):
+    """Decision tournaments.prizes.paid_at_end: the room pays no prize at a bust."""
+    t = announce(format="freezeout", entry={"prize_minor": 10_00, "fee_minor": 1_00},
+                 re_entry=False, entries_per_player_max=1).tournament_id
+    assert Tournament.objects.get(id=t).config["prizes_paid_at"] == "end"
+    commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    players = [funded_player() for _ in range(3)]
+    for p in players:
+        commands.register(tournament_id=t, player_id=p.id, actor="cage",
+                          idempotency_key=key())
+    commands.start(tournament_id=t, actor="td", idempotency_key=key())
+    commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
+    result = commands.eliminate(tournament_id=t, outs=[{"player_id": players[2].id,
+                                                        "stack": 10}],
+                                actor="td", idempotency_key=key())
+    assert not any(tr["reason"] == "prize" for tr in result.transfers)

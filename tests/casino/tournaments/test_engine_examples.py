@@ -16,6 +16,7 @@ from casino.tournaments.engine import (
     Phase,
     Price,
     Tournament,
+    Transfer,
     icm_split,
     paid_field,
 )
@@ -446,3 +447,22 @@ def test_other_cancellation_terms_change_the_interruption_payout():
     hexa.cancel({"a": 1000, "b": 400, "c": 100})
     assert min(hexa.payout.prizes_minor.values()) >= 20000
     assert sum(hexa.payout.prizes_minor.values()) == 100000
+
+
+def test_online_prize_paid_at_the_bust_cannot_be_disqualified_away():
+    """001:L366 (decision tournaments.prizes.paid_at_bust): the busting player in a
+    paid place is paid at once; that player can no longer be disqualified, and the
+    finish pays only what is still due."""
+    config = Config(format="freezeout", entry=Price(1000, 100), payout=structure(ONLINE),
+                    prizes_paid_at="bust")
+    t = started(config, "abcdef")
+    t.fix_pool()
+    assert t.eliminate([Out(p, 10) for p in "cdef"], {}) == []
+    transfers = t.eliminate([Out("b", 10)], {})
+    assert transfers == [Transfer("pool", "player:b", 2100, "prize")]
+    with pytest.raises(EngineError) as refused:
+        t.disqualify("b")
+    assert refused.value.code == "prize_already_paid"
+    final = t.finish()
+    assert [(tr.target, tr.amount_minor) for tr in final] == [("player:a", 3900)]
+    assert t.pool_minor == 0
