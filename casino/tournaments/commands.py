@@ -35,7 +35,10 @@ only): the payout table `tournaments.payout.<key>`, the minimum entrants
 bounty share `tournament.bounty.progressive.onto_own_basis_points`
 (000:L3374-3377), and the same-hand elimination rules
 `tournament.elimination.*` / `elimination.*` (000:L3391-3398, 004:L77-78,
-001:L346-348).
+001:L346-348), when prizes are paid `tournament.prizes.paid_at` (001:L366),
+and the cancellation shares `tournament.cancel.*` and
+`hexapro.cancel.share_per_remaining_player` (001:L425-441; engine
+CancellationTerms.from_figures).
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ from ledger.store import stream_version
 
 from . import events as ev
 from .engine import EngineError, PayoutStructure, Price, Transfer
+from .engine.cancellation import REFUND_ITEM, CancellationTerms
 from .engine import Tournament as State
 from .errors import TournamentError, TournamentErrorCode as Code
 from .models import Tournament, TournamentSnapshot
@@ -79,6 +83,8 @@ SOURCE = "casino.tournaments"
 GAME = "poker_pvp_tournament"
 BET_UNIT = "entry_fee"
 PURCHASES = {ev.PLAYER_ENTERED, ev.REBUY_PURCHASED, ev.ADD_ON_PURCHASED}
+# The rulebook's cancellation figures announce freezes into a config.
+CANCELLATION_FIGURES = (*CancellationTerms.FIGURES.values(), REFUND_ITEM)
 # The model's transition each event needs; the command asks django-fsm first.
 TRANSITIONS = {
     ev.REGISTRATION_OPENED: "open_registration",
@@ -201,6 +207,11 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
         re_entries_per_paid_field_step = a["re_entries_per_paid_field_step"]
         if re_entries_per_paid_field_step is None and a["re_entry"]:
             re_entries_per_paid_field_step = figure("tournament.re_entry.paid_field_step")
+        # How an interruption shares the pool (001:L417-444): the rulebook's
+        # figures, frozen into the config; a rulebook without them uses the
+        # online policy (decision tournaments.cancel.policy).
+        cancellation = {key: row.value for key in CANCELLATION_FIGURES
+                        if (row := rules.figure(rulebook, key, on=local_day)) is not None}
         different = figure("tournament.elimination.different_tables",
                            figure("elimination.different_tables_same_hand", "tie"))
         equal = figure("tournament.elimination.equal_stacks", "tie")
@@ -221,6 +232,7 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             "bounty_split": "tokens",
             # Online, winnings are credited as each player busts (001:L366).
             "prizes_paid_at": figure("tournament.prizes.paid_at", "end"),
+            "cancellation": cancellation or None,
             "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
         }
         try:

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 
 from . import events as ev
 from .engine import Config, EliminationRules, Out, PayoutStructure, Phase, Price, Tournament
+from .engine.cancellation import CancellationTerms
 from .engine.tournament import Payout, Player
 
 
@@ -43,6 +44,9 @@ def config_from(data: Mapping[str, Any]) -> Config:
         # Announced before the token rule (000:L3361-3364): split in cents.
         bounty_split=data.get("bounty_split", "cents"),
         prizes_paid_at=data.get("prizes_paid_at", "end"),
+        # The rulebook's interruption shares (None: the online policy).
+        cancellation=(CancellationTerms.from_figures(data["cancellation"])
+                      if data.get("cancellation") else None),
     )
 
 

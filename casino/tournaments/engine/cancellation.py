@@ -21,9 +21,10 @@ The pool:
 
 The shares are `CancellationTerms`, read from the rulebook's figures by
 `CancellationTerms.from_figures` and carried by the tournament's `Config`.
-A config announced without them (the app does not pass them yet) uses
-`ONLINE_POLICY`, the shipped veikkaus-online-poker v1 figures; a test keeps
-the two equal.
+`tournaments.commands.announce` freezes the rulebook's figures into the
+config; a config without them (a rulebook that has none, or a tournament
+announced before they were passed) uses `ONLINE_POLICY`, the shipped
+veikkaus-online-poker v1 figures; a test keeps the two equal.
 
 Decision (tournaments.cancel.places): players already out keep the places
 they hold; the players still in share the places above them as above.

@@ -276,3 +276,33 @@ def test_a_room_tournament_still_pays_its_prizes_at_the_finish(venues):
                                                         "stack": 10}],
                                 actor="td", idempotency_key=key())
     assert not any(tr["reason"] == "prize" for tr in result.transfers)
+
+
+def test_announce_freezes_the_rulebooks_cancellation_shares(venues):
+    """001:L425-426, L441: the online rulebook's interruption shares are frozen into
+    the config and used by the engine; a rulebook without them uses the online
+    policy (decision tournaments.cancel.policy)."""
+    from casino.rules.commands import register_venue
+    from casino.tournaments.engine import CancellationTerms
+    from casino.tournaments.replay import config_from
+
+    register_venue(code="poker-online", name="poker-online",
+                   rulebook_id="veikkaus-online-poker")
+    online = commands.announce(venue="poker-online", name="Online", format="freezeout",
+                               entry={"prize_minor": 10_00, "fee_minor": 1_00}, actor="td",
+                               idempotency_key=key("announce")).tournament_id
+    config = Tournament.objects.get(id=online).config
+    assert config["cancellation"] == {
+        "tournament.cancel.before_itm.equal_split": 5000,
+        "tournament.cancel.before_itm.chip_split": 5000,
+        "hexapro.cancel.share_per_remaining_player": 1000,
+        "tournament.cancel.refund_item": "fee_part"}
+    assert config_from(config).cancellation == CancellationTerms(5000, 5000, 1000)
+    changed = {**config, "cancellation": {
+        **config["cancellation"], "tournament.cancel.before_itm.equal_split": 3000,
+        "tournament.cancel.before_itm.chip_split": 7000}}
+    assert config_from(changed).cancellation == CancellationTerms(3000, 7000, 1000)
+    room = announce(format="freezeout", entry={"prize_minor": 10_00, "fee_minor": 1_00},
+                    re_entry=False, entries_per_player_max=1).tournament_id
+    assert Tournament.objects.get(id=room).config["cancellation"] is None
+    assert config_from(Tournament.objects.get(id=room).config).cancellation is None
