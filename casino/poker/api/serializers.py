@@ -192,8 +192,15 @@ class AwardSerializer(serializers.Serializer):
 
 
 class ShowdownSerializer(serializers.Serializer):
-    board = serializers.CharField(max_length=40, allow_blank=True,
-                                  help_text='Community cards, e.g. "2c 7d 9h Js 4c".')
+    board = serializers.CharField(max_length=40, allow_blank=True, required=False,
+                                  help_text='Community cards, e.g. "2c 7d 9h Js 4c"'
+                                            ' (blank for a game without a board).'
+                                            ' Give `board` or `boards`.')
+    boards = serializers.ListField(
+        child=serializers.CharField(max_length=40, allow_blank=True), min_length=2,
+        max_length=2, required=False,
+        help_text='Double Flop: the two boards, first then second (000:L2017-2034),'
+                  ' e.g. ["Ah Kd 7c 2s 3h", "Qs Jd 9c 5h 4d"]. Give `board` or `boards`.')
     hands = serializers.DictField(child=serializers.CharField(max_length=40),
                                   help_text='Seat -> cards of every player still'
                                             ' holding cards (mucked hands are dead).')
@@ -204,6 +211,15 @@ class ShowdownSerializer(serializers.Serializer):
             return {int(seat): cards for seat, cards in value.items()}
         except ValueError:
             raise serializers.ValidationError("keys are seat numbers") from None
+
+    def validate(self, data):
+        # One field for the cards on the table: a board, or Double Flop's two.
+        if ("board" in data) == ("boards" in data):
+            raise serializers.ValidationError(
+                {"board": "give board, or boards (Double Flop's two), not both"})
+        if "boards" in data:
+            data["board"] = list(data.pop("boards"))
+        return data
 
 
 class HandHistorySerializer(HandStartSerializer):
