@@ -233,6 +233,10 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             # Online, winnings are credited as each player busts (001:L366).
             "prizes_paid_at": figure("tournament.prizes.paid_at", "end"),
             "cancellation": cancellation or None,
+            # A seat that cannot be used: a ticket, or cash in Tallinn (003:L175;
+            # decision tournaments.satellite.ticket, 000:L3344-3345, 001:L312).
+            "seat_not_used": (figure("tournament.satellite.seat_not_used", "ticket")
+                              if format == "satellite" else None),
             "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
         }
         try:
@@ -299,18 +303,25 @@ def open_registration(*, tournament_id: str, actor: str, idempotency_key: str | 
                 idempotency_key=idempotency_key, at=at)
 
 
-def register(*, tournament_id: str, player_id: str, kind: str = "entry", actor: str,
-             idempotency_key: str | None = None,
+def register(*, tournament_id: str, player_id: str, kind: str = "entry",
+             payment: str = "account", actor: str, idempotency_key: str | None = None,
              at: dt.datetime | None = None) -> TournamentResult:
     """An entry, late entry or re-entry, paid from the gaming account.
 
     `kind`: entry (registering), late_entry (000:L3288-3290), re_entry
-    (000:L3297-3301). Raises AttemptRejected (a compliance rule, recorded),
-    TournamentError (a tournament rule, recorded; insufficient funds, not).
+    (000:L3297-3301). `payment` "ticket" pays an entry or late entry from
+    the player's own tournament tickets (seats won and not used, used
+    personally: 000:L3344-3345, 001:L312). Raises AttemptRejected (a
+    compliance rule, recorded), TournamentError (a tournament rule,
+    recorded; insufficient funds or tickets, not).
     """
-    return _run("register", {"tournament_id": tournament_id, "player_id": player_id,
-                             "kind": kind},
-                actor=actor, idempotency_key=idempotency_key, at=at)
+    if payment not in ("account", "ticket"):
+        raise TournamentError(Code.INVALID_REQUEST, "payment is account or ticket",
+                              payment=payment)
+    arguments = {"tournament_id": tournament_id, "player_id": player_id, "kind": kind}
+    if payment == "ticket":
+        arguments["paid_by"] = f"ticket:{player_id}"
+    return _run("register", arguments, actor=actor, idempotency_key=idempotency_key, at=at)
 
 
 def rebuy(*, tournament_id: str, player_id: str, actor: str,
@@ -519,12 +530,18 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
         seating = None
         target_id = row.config.get("target_tournament_id")
         if event_type == ev.FINISHED and target_id and state.payout and state.payout.seats:
-            seating = _seat_winners(state, tournament_id=tournament_id, target_id=target_id,
-                                    at=at)
+            seating = _seat_winners(state, satellite=row, target_id=target_id, at=at)
             full["seats_awarded"] = seating.awarded
         entered = seating.entered if seating else set()
         transfers = [t for t in transfers if not (
             t.reason == "seat" and t.target.split(":", 1)[1] in entered)]
+        tickets = seating.tickets if seating else set()
+        # A seat not used is kept as the player's ticket (decision
+        # tournaments.satellite.ticket), not paid into the gaming account.
+        transfers = [Transfer(t.source, f"ticket:{t.target.split(':', 1)[1]}",
+                              t.amount_minor, "seat_ticket")
+                     if t.reason == "seat" and t.target.split(":", 1)[1] in tickets else t
+                     for t in transfers]
         full["transfers"] = ([_transfer_dict(t) for t in transfers]
                              + (seating.moved if seating else []))
         if state.payout is not None and event_type in (ev.FINISHED, ev.CANCELLED):
@@ -702,11 +719,12 @@ class _Seating:
     # The compliance refusals of winners not seated, on their player streams.
     refusals: list[NewEvent] = field(default_factory=list)
     entered: set[str] = field(default_factory=set)
+    tickets: set[str] = field(default_factory=set)   # winners given a ticket
     awarded: list[dict[str, Any]] = field(default_factory=list)
     moved: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.datetime
+def _seat_winners(state: State, *, satellite: Tournament, target_id: str, at: dt.datetime
                   ) -> _Seating:
     """Register each seat winner in the target, paid from the satellite's pool.
 
@@ -717,22 +735,29 @@ def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.da
     (000:L3344-3345, 002:L2993, 002:L3293). Registering, the winner enters;
     running before the pool is fixed, the winner is seated as a late entry
     (001:L314). A winner already registered, or a target that takes no
-    more entries, is paid the seat's value in cash, as the engine decided
-    (decision tournaments.satellite.already_registered, 003:L175).
+    more entries, keeps the seat as a tournament ticket of its value, used
+    personally (`register(payment="ticket")`; decision
+    tournaments.satellite.ticket, 000:L3344-3345, 001:L312); only where the
+    config's `seat_not_used` is "cash" (Tallinn, 003:L175, and satellites
+    announced before tickets) is it paid into the gaming account.
 
     Seating is the winner's entry, so it passes the compliance pipeline
     like a purchase (identity, age, self-exclusion, the entry-fee cap; a
-    self-excluded player is not seated, 002:L3086): a refused winner is
-    paid the seat's value in cash instead (decision
-    tournaments.satellite.not_seated), the award names the failed check and
+    self-excluded player is not seated, 002:L3086): a refused winner's seat
+    is a seat not used, as above (decision tournaments.satellite.not_seated),
+    the award names the failed check and
     its refusal is recorded on the player's stream with the finish.
     """
     seating = _Seating(stream=ev.tournament_stream(target_id), target_id=target_id)
     target_state, seating.version, target = _load(target_id)
     seating.venue = target.venue
     venue = rules.venue(target.venue)
+    tournament_id = satellite.id
     paid_by = f"satellite:{tournament_id}"
     seat_minor = state.config.satellite_seat_minor
+    # Satellites announced before tickets paid a seat not used in cash.
+    ticket = (None if satellite.config.get("seat_not_used", "cash") == "cash"
+              else "ticket")
     for player_id in state.payout.seats:
         award = {"player_id": player_id, "target_tournament_id": target_id,
                  "seat_minor": seat_minor}
@@ -775,8 +800,11 @@ def _seat_winners(state: State, *, tournament_id: str, target_id: str, at: dt.da
                 seating.entered.add(player_id)
                 seating.moved.append({"from": "pool", "to": f"tournament:{target_id}",
                                       "amount_minor": seat_minor, "reason": "seat"})
-        seating.awarded.append({**award, "awarded": "cash" if refusal else "entry",
+        not_used = "cash" if ticket is None else "ticket"
+        seating.awarded.append({**award, "awarded": not_used if refusal else "entry",
                                 **({"reason": refusal} if refusal else {})})
+        if refusal and ticket is not None:
+            seating.tickets.add(player_id)
     return seating
 
 
@@ -827,6 +855,8 @@ def account_of(role: str, *, tournament_id: str, venue: str) -> str:
         return gaming_account(role.split(":", 1)[1])
     if role.startswith("satellite:"):
         return ev.prize_pool(role.split(":", 1)[1])
+    if role.startswith("ticket:"):
+        return ev.tournament_tickets(role.split(":", 1)[1])
     return {"pool": ev.prize_pool(tournament_id), "bounties": ev.bounties(tournament_id),
             "fees": ev.tournament_fees(venue), "house": ev.tournament_prizes(venue)}[role]
 
@@ -891,7 +921,10 @@ def _split_credits(postings: Sequence[Posting], *, venue: str, currency: str,
 def _account_terms(code: str, *, tournament_id: str, venue: str, currency: str,
                    ceiling: int | None) -> dict[str, Any]:
     """The `open_account` terms of an account a tournament's postings may open."""
-    if code.startswith("player/"):
+    if code.startswith("player/") and code.endswith("/tournament_tickets"):
+        terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
+                     name=f"Tournament tickets {code}")
+    elif code.startswith("player/"):
         terms = dict(type=AccountType.LIABILITY, name=f"Gaming account {code}",
                      must_not_go_negative=True, balance_max_minor=ceiling)
     elif code == payouts_due(venue):

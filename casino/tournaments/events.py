@@ -8,6 +8,7 @@ state) and the `transfers` it moved (for people reading the log).
 Accounts:
 
     player/<id>/account              liability  the gaming account (the cage's)
+    player/<id>/tournament_tickets   liability  satellite seats kept as tickets
     tournament/<id>/prize_pool       liability  prize parts, until paid out
     tournament/<id>/bounties         liability  bounties on players' heads
     house/<venue>/tournament_fees    revenue    fees (and HexaPro draws below 3x)
@@ -43,6 +44,11 @@ TOURNAMENT_EVENT_TYPES = frozenset({
 
 def tournament_stream(tournament_id: str) -> str:
     return f"tournament/{tournament_id}"
+
+
+def tournament_tickets(player_id: str) -> str:
+    """A player's tournament tickets: seats won and not used (000:L3344-3345, 001:L312)."""
+    return f"player/{player_id}/tournament_tickets"
 
 
 def prize_pool(tournament_id: str) -> str:

@@ -248,9 +248,13 @@ class Tournament:
         """
         if kind not in ENTRY_KINDS:
             raise EngineError("invalid_operation", f"unknown entry kind {kind!r}")
-        if paid_by is not None and (kind == "re_entry" or not paid_by.startswith("satellite:")):
-            raise EngineError("invalid_operation", "only a satellite seat pays an entry for the"
-                              " player, and never a re-entry", paid_by=paid_by)
+        # A ticket (a seat not used) is the player's own entry right, used
+        # personally (000:L3344-3345, 001:L312).
+        if paid_by is not None and (kind == "re_entry" or not (
+                paid_by.startswith("satellite:") or paid_by == f"ticket:{player_id}")):
+            raise EngineError("invalid_operation", "only a satellite seat or the player's own"
+                              " ticket pays an entry for the player, and never a re-entry",
+                              paid_by=paid_by)
         player = self.players.get(player_id)
         if kind == "entry":
             self._require(Phase.REGISTERING)

@@ -1,7 +1,7 @@
 """Satellites award real seats in their target tournament (000:L3344-3345,
-002:L2993, 002:L3293, 003:L145), or the seat's value in cash to a winner
-already registered there (decision tournaments.satellite.already_registered,
-003:L175)."""
+002:L2993, 002:L3293, 003:L145); a seat that cannot be used is kept as the
+winner's ticket (decision tournaments.satellite.ticket), paid in cash only in
+Tallinn (003:L175, decision tournaments.satellite.already_registered)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from django.db.models import Sum
 from casino.cage.events import gaming_account
 from casino.tournaments import commands
 from casino.tournaments.errors import TournamentError
-from casino.tournaments.events import PLAYER_ENTERED, prize_pool, tournament_fees
+from casino.tournaments.events import (
+    PLAYER_ENTERED,
+    prize_pool,
+    tournament_fees,
+    tournament_tickets,
+)
 from casino.tournaments.models import Entrant, Tournament
 from ledger import rebuild_projections, verify_chain
 from ledger.models import Account, Event, Posting, natural_sign
@@ -133,40 +138,72 @@ def test_two_seats_register_the_winners_in_the_target_paid_from_the_pool(venues)
     assert snapshot() == live
 
 
-def test_a_winner_already_registered_gets_the_seat_in_cash(venues):
-    """003:L175 (decision tournaments.satellite.already_registered): the ticket
-    value is paid out in cash; the other seat is still an entry."""
-    target = announce_target()
-    sat = announce_satellite(target).tournament_id
+def already_registered_winner(venue: str):
+    """Play a satellite at `venue` whose winner bought into the target already."""
+    target = commands.announce(venue=venue, name="Main event", format="freezeout",
+                               entry=TARGET_ENTRY, actor="td",
+                               idempotency_key=key("announce")).tournament_id
+    commands.open_registration(tournament_id=target, actor="td", idempotency_key=key())
+    sat = announce_satellite(target, venue=venue).tournament_id
     commands.open_registration(tournament_id=sat, actor="td", idempotency_key=key())
     players = [funded_player() for _ in range(12)]
     for p in players:
         register(sat, p)
     register(target, players[0])  # the future winner bought in already
     before = {p.id: balance(gaming_account(p.id)) for p in players}
-    pool_before, fees_before = balance(prize_pool(target)), balance(tournament_fees(ROOM))
-
+    pool_before = balance(prize_pool(target))
     play_satellite(sat, players)
-
-    assert balance(gaming_account(players[0].id)) == before[players[0].id] + 110_00
     assert balance(gaming_account(players[1].id)) == before[players[1].id]
     assert Tournament.objects.get(id=target).entries == 2
     assert Entrant.objects.get(tournament_id=target, player_id=players[0].id).entries == 1
     assert balance(prize_pool(target)) - pool_before == 100_00
-    assert balance(tournament_fees(ROOM)) - fees_before == 10_00
-    finished = Event.objects.get(stream=f"tournament/{sat}", type__endswith="finished")
-    assert finished.payload["seats_awarded"][0] == {
-        "player_id": players[0].id, "target_tournament_id": target, "seat_minor": 110_00,
-        "awarded": "cash", "reason": "already_registered"}
     assert balance(prize_pool(sat)) == 0
     assert ledger_sums_to_zero()
     assert verify_chain().ok
+    finished = Event.objects.get(stream=f"tournament/{sat}", type__endswith="finished")
+    return target, players, before, finished
+
+
+def test_a_tallinn_winner_already_registered_gets_the_seat_in_cash(venues):
+    """003:L175 (figure tournament.satellite.seat_not_used, decision
+    tournaments.satellite.already_registered): in Tallinn the ticket value is paid
+    out in cash; the other seat is still an entry."""
+    target, players, before, finished = already_registered_winner("olympic-tallinn")
+    assert balance(gaming_account(players[0].id)) == before[players[0].id] + 110_00
+    assert balance(tournament_tickets(players[0].id)) == 0
+    assert finished.payload["seats_awarded"][0] == {
+        "player_id": players[0].id, "target_tournament_id": target, "seat_minor": 110_00,
+        "awarded": "cash", "reason": "already_registered"}
+
+
+def test_a_room_winner_already_registered_keeps_the_seat_as_a_ticket(venues):
+    """000:L3344-3345 (decision tournaments.satellite.ticket): a seat is an entry
+    right used personally, never cash outside Tallinn (003:L175): the seat not used
+    is kept as the player's ticket, which pays a later entry of theirs alone."""
+    target, players, before, finished = already_registered_winner(ROOM)
+    winner = players[0]
+    assert balance(gaming_account(winner.id)) == before[winner.id]
+    assert balance(tournament_tickets(winner.id)) == 110_00
+    assert finished.payload["seats_awarded"][0] == {
+        "player_id": winner.id, "target_tournament_id": target, "seat_minor": 110_00,
+        "awarded": "ticket", "reason": "already_registered"}
+    other = announce_target()
+    commands.register(tournament_id=other, player_id=winner.id, payment="ticket",
+                      actor="cage", idempotency_key=key())
+    assert balance(tournament_tickets(winner.id)) == 0
+    assert balance(gaming_account(winner.id)) == before[winner.id]
+    assert balance(prize_pool(other)) == 100_00
+    with pytest.raises(TournamentError) as refused:
+        commands.register(tournament_id=other, player_id=players[1].id, payment="ticket",
+                          actor="cage", idempotency_key=key())
+    assert refused.value.code == "tournaments.insufficient_funds"
+    assert ledger_sums_to_zero()
 
 
 def test_a_self_excluded_winner_is_not_seated_and_gets_the_seat_in_cash(venues):
     """002:L3086 (decision tournaments.satellite.not_seated): seating passes the
     compliance pipeline; a self-excluded winner is not seated, the refusal is
-    recorded and the seat's value paid in cash; the other seat is an entry."""
+    recorded and the seat kept as a ticket; the other seat is an entry."""
     from casino.players.commands import self_exclude
 
     target = announce_target()
@@ -183,12 +220,13 @@ def test_a_self_excluded_winner_is_not_seated_and_gets_the_seat_in_cash(venues):
 
     assert not Entrant.objects.filter(tournament_id=target, player_id=players[0].id).exists()
     assert Entrant.objects.filter(tournament_id=target, player_id=players[1].id).exists()
-    assert balance(gaming_account(players[0].id)) == before[players[0].id] + 110_00
+    assert balance(gaming_account(players[0].id)) == before[players[0].id]
+    assert balance(tournament_tickets(players[0].id)) == 110_00
     assert balance(prize_pool(target)) - pool_before == 100_00
     finished = Event.objects.get(stream=f"tournament/{sat}", type__endswith="finished")
     assert finished.payload["seats_awarded"][0] == {
         "player_id": players[0].id, "target_tournament_id": target, "seat_minor": 110_00,
-        "awarded": "cash", "reason": "compliance.self_excluded"}
+        "awarded": "ticket", "reason": "compliance.self_excluded"}
     assert finished.payload["seats_awarded"][1]["awarded"] == "entry"
     refused = Event.objects.get(stream=f"player/{players[0].id}",
                                 type="compliance.attempt_rejected")
