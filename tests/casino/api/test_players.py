@@ -240,15 +240,20 @@ def test_self_exclusion_with_bad_input_is_refused(cage, unverified, player_id, b
     assert event_count() == before
 
 
-def test_a_running_self_exclusion_cannot_be_changed(cage, unverified):
-    """A second request while one runs is a 409 and writes nothing (002:L3086)."""
+def test_a_running_self_exclusion_can_be_lengthened_never_shortened(cage, unverified):
+    """While one runs, a shorter term is a recorded 409; a longer one within the
+    12 continuous months is accepted (002:L3086)."""
     url = f"/api/v1/players/{unverified.id}/self-exclusion"
-    post(cage, url, {"months": 1, "venue": "ray-online"}, key="first")
+    post(cage, url, {"months": 6, "venue": "ray-online"}, key="first")
     before = event_count()
-    response = post(cage, url, {"months": 12, "venue": "ray-online"}, key="second")
-    assert response.status_code == 409
-    assert response.json()["code"] == "players.self_exclusion_active"
-    assert event_count() == before
+    shorter = post(cage, url, {"months": 3, "venue": "ray-online"}, key="second")
+    assert shorter.status_code == 409
+    assert shorter.json()["code"] == "players.self_exclusion_active"
+    assert event_count() == before + 1
+    assert last_event().type == "players.self_exclusion_rejected"
+    longer = post(cage, url, {"months": 12, "venue": "ray-online"}, key="third")
+    assert longer.status_code == 200, longer.json()
+    assert last_event().type != "players.self_exclusion_rejected"
 
 
 def test_setting_a_first_limit_applies_it_at_once(cage, unverified):
