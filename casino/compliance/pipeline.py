@@ -15,16 +15,17 @@ import datetime as dt
 import json
 import zoneinfo
 from dataclasses import asdict, dataclass
+from typing import Any, Mapping, Sequence
 
 from django.db import connection
 
 from casino import clock
 from casino.players.commands import load_player
-from casino.runner import Rejection
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from casino.players.models import PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
 from casino.rules.queries import venue_day  # noqa: F401 - re-exported for the apps
-from ledger import Metadata, NewEvent, append
+from ledger import InvariantViolation, NewEvent, RecordedEvent
 
 from .checks import AttemptContext, AttemptKind, Failure, Figure, Verdict, run_checks
 from .errors import AttemptRejected, ComplianceError, ComplianceErrorCode
@@ -221,17 +222,55 @@ def raise_recorded_rejection(events) -> None:
 def authorize(attempt: Attempt, *, actor: str, idempotency_key: str | None = None) -> Verdict:
     """Run the checks; record and raise a refusal, or return the verdict.
 
-    The rejection is appended under the caller's idempotency key, so a retry
-    of a refused request returns the same refusal without a second record.
+    A refusal is recorded through the command runner under the caller's
+    idempotency key, so a retry of a refused request returns the same
+    refusal without a second record. The apps' own commands check inside
+    their `load`/`check` instead; this is for a refusal with no other write.
     """
-    context = load_context(attempt)
-    verdict = run_checks(context)
-    if verdict.allowed:
-        return verdict
-    refusal = rejection(attempt, context, verdict)
-    result = append([refusal.event], idempotency_key=idempotency_key,
-                     metadata=Metadata(actor=actor, source="casino.compliance"))
-    raise refusal.error(result.first_position)
+    arguments = {**asdict(attempt), "at": attempt.at.isoformat() if attempt.at else None}
+    try:
+        run(AUTHORIZE, arguments, Call(actor=actor, key=idempotency_key, at=attempt.at,
+                                       source="casino.compliance"))
+    except _Allowed as allowed:
+        return allowed.verdict
+    raise InvariantViolation("an authorization either refuses or returns its verdict")
+
+
+class _Allowed(Exception):
+    """The attempt passed every check: nothing to record."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__("allowed")
+        self.verdict = verdict
+
+
+class AuthorizeCommand(BaseCommand[tuple, Verdict]):
+    """Record a refused attempt (runner: refusal under the key, replays)."""
+
+    name = "compliance.authorize"
+    source = "casino.compliance"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> tuple:
+        at = arguments.get("at")
+        attempt = Attempt(**{**arguments, "at": dt.datetime.fromisoformat(at) if at else None})
+        context = load_context(attempt)
+        verdict = run_checks(context)
+        if verdict.allowed:
+            raise _Allowed(verdict)
+        return attempt, context, verdict
+
+    def check(self, loaded: tuple) -> Rejection | None:
+        return rejection(*loaded)
+
+    def decide(self, loaded: tuple) -> Decision:
+        raise InvariantViolation("a refused attempt is recorded by its check, never decided")
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Verdict:
+        raise_recorded_rejection(events)
+        raise InvariantViolation("only a refusal is ever recorded under an authorization")
+
+
+AUTHORIZE = AuthorizeCommand()
 
 
 def rejection(attempt: Attempt, context: AttemptContext, verdict: Verdict) -> Rejection:
