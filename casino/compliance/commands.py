@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from django_fsm import can_proceed
 
 from casino import clock
-from casino.roles import Role, has_role
+from casino.roles import Role, four_eyes_payload, has_role, same_person, two_person_rule
 from casino.clock import operator_day
-from casino.runner import BaseCommand, Call, Decision, run
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, Posting, RecordedEvent
 from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
 from ledger.models import Account, natural_sign
@@ -30,6 +30,7 @@ from .events import (
     CORRECTION_POSTED,
     CORRECTION_PROPOSED,
     CORRECTION_REJECTED,
+    FOUR_EYES_REFUSED,
     correction_stream,
 )
 from .models import Correction
@@ -56,6 +57,8 @@ class CorrectionContext:
     target: Account
     counter: Account
     at: Any = None
+    proposed_by: str = ""       # a decision: the proposer (the two-person rule)
+    actor: str = ""
 
 
 class ProposeCorrection(BaseCommand[CorrectionContext, Correction]):
@@ -116,7 +119,29 @@ class DecideCorrection(BaseCommand[CorrectionContext, Correction]):
             counter = _account(correction.counter_account)
         return CorrectionContext(arguments=dict(arguments, amount_minor=correction.amount_minor),
                                  correction_id=correction_id, version=version,
-                                 target=target, counter=counter, at=call.moment())
+                                 target=target, counter=counter, at=call.moment(),
+                                 proposed_by=correction.proposed_by, actor=call.actor)
+
+    def check(self, context: CorrectionContext) -> Rejection | None:
+        """The proposer may not decide their own correction: refused on the record."""
+        rule = two_person_rule(self.name)
+        if not same_person(rule, actor=context.actor, earlier_actor=context.proposed_by):
+            return None
+        message = "a correction must be decided by someone other than its proposer"
+        payload = four_eyes_payload(rule, actor=context.actor,
+                                    earlier_actor=context.proposed_by,
+                                    record=context.correction_id, message=message)
+        event = NewEvent(stream=f"{correction_stream(context.correction_id)}/rejections",
+                         type=FOUR_EYES_REFUSED, payload=payload, occurred_at=context.at,
+                         gaming_day=operator_day(context.at))
+
+        def error(position: int) -> ComplianceError:
+            return ComplianceError(ComplianceErrorCode.SAME_PERSON, message,
+                                   correction_id=context.correction_id,
+                                   proposed_by=context.proposed_by,
+                                   rejection_position=position)
+
+        return Rejection(event, error)
 
     def decide(self, context: CorrectionContext) -> Decision:
         correction_id, note = context.correction_id, context.arguments["note"]
@@ -146,6 +171,11 @@ class DecideCorrection(BaseCommand[CorrectionContext, Correction]):
         return Decision(events, {stream: context.version})
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Correction:
+        if events[0].type == FOUR_EYES_REFUSED:     # a replayed refusal is refused again
+            p = events[0].payload
+            raise ComplianceError(ComplianceErrorCode.SAME_PERSON, p["message"],
+                                  correction_id=p["record"], proposed_by=p["proposed_by"],
+                                  rejection_position=events[0].position)
         return Correction.objects.get(id=events[0].payload["correction_id"])
 
     def refusal(self, context: CorrectionContext, error: LedgerError) -> Exception | None:
@@ -187,9 +217,6 @@ def _load(correction_id: str) -> Correction:
 
 def _decidable(correction_id: str, actor: str) -> Correction:
     correction = _load(correction_id)
-    if correction.proposed_by == actor:
-        raise ComplianceError(ComplianceErrorCode.SAME_PERSON,
-                              "a correction must be decided by someone other than its proposer")
     user = get_user_model().objects.filter(username=actor).first()
     if not has_role(user, Role.COMPLIANCE_OFFICER):
         raise ComplianceError(ComplianceErrorCode.NOT_APPROVER,

@@ -14,6 +14,10 @@ ALERT_RAISED = "compliance.alert_raised"
 CORRECTION_PROPOSED = "compliance.correction_proposed"
 CORRECTION_APPROVED = "compliance.correction_approved"
 CORRECTION_REJECTED = "compliance.correction_rejected"
+# A decision the two-person rule refused, on `correction/<id>/rejections`
+# (casino.roles TWO_PERSON_RULES): command, earlier, record, actor,
+# proposed_by, rule, message, why.
+FOUR_EYES_REFUSED = "compliance.four_eyes_refused"
 CORRECTION_POSTED = "compliance.correction_posted"
 
 

@@ -83,7 +83,9 @@ from casino.compliance.pipeline import venue_day
 from casino.poker.events import HAND_STARTED, TABLE_OPENED, table_stream
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, Venue
-from casino.runner import BaseCommand, Call, Decision, RunnerError, RunnerErrorCode, run
+from casino.roles import four_eyes_payload, same_person, two_person_rule
+from casino.runner import (BaseCommand, Call, Decision, Rejection, RunnerError, RunnerErrorCode,
+                           run)
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent
 from ledger.errors import BalanceMaxExceeded, LedgerError
 from ledger.models import Account, AccountType, Event
@@ -104,6 +106,7 @@ from .errors import JackpotError, JackpotErrorCode as Code
 from .events import (
     BASE_TOPPED_UP,
     CONTRIBUTIONS_ROLLED_UP,
+    FOUR_EYES_REFUSED,
     HIT_APPROVED,
     HIT_PAID,
     HIT_RECORDED,
@@ -1207,9 +1210,10 @@ class PayHitCommand(BaseCommand[PayContext, HitResult]):
                           credits=credits,
                           ceiling_minor=account_ceiling(state.day) if owed else None)
 
-    def check(self, context: PayContext) -> None:
+    def check(self, context: PayContext) -> Rejection | None:
         _require(context.state.hit, "pay", Code.HIT_NOT_APPROVED)
         _refuse_if_earlier_open(context.state)
+        return _four_eyes(self.name, context.state, context.state.hit.approved_by)
 
     def decide(self, context: PayContext) -> Decision:
         state = context.state
@@ -1251,6 +1255,7 @@ class PayHitCommand(BaseCommand[PayContext, HitResult]):
         return Decision(events, {stream: state.version}, accounts=accounts)
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> HitResult:
+        _raise_recorded_refusal(events)
         return _hit_result(events, replayed=replayed)
 
     def refusal(self, context: PayContext, error: LedgerError) -> Exception | None:
@@ -1265,6 +1270,37 @@ class PayHitCommand(BaseCommand[PayContext, HitResult]):
 
 
 PAY_HIT = PayHitCommand()
+
+
+def _four_eyes(command: str, state: LoadedHit, earlier_actor: str | None) -> Rejection | None:
+    """Refuse, on the record, a step the actor's own earlier step rules out.
+
+    The two-person rule lives here, in the command, so the API, the admin's
+    actions and the officers' desk all meet it (casino.roles.TWO_PERSON_RULES).
+    """
+    rule = two_person_rule(command)
+    if not same_person(rule, actor=state.actor, earlier_actor=earlier_actor):
+        return None
+    message = (f"{state.actor} took the step {rule.earlier} on hit {state.hit.id};"
+               " a second officer must take this one")
+    payload = four_eyes_payload(rule, actor=state.actor, earlier_actor=earlier_actor or "",
+                                record=state.hit.id, message=message)
+    event = NewEvent(stream=f"{state.stream}/rejections", type=FOUR_EYES_REFUSED, payload=payload,
+                     schema_version=SCHEMA_VERSION, occurred_at=state.at, gaming_day=state.day)
+
+    def error(position: int) -> JackpotError:
+        return JackpotError(Code.PAYER_IS_APPROVER, message, hit_id=state.hit.id,
+                            **{rule.actor_field: earlier_actor}, rejection_position=position)
+
+    return Rejection(event, error)
+
+
+def _raise_recorded_refusal(events: Sequence[RecordedEvent]) -> None:
+    """A replayed request whose outcome was a two-person refusal is refused again."""
+    if events and events[0].type == FOUR_EYES_REFUSED:
+        p = events[0].payload
+        raise JackpotError(Code(p["rule"]), p["message"], hit_id=p["record"],
+                           approved_by=p["approved_by"], rejection_position=events[0].position)
 
 
 def _hit_event(state: LoadedHit, event_type: str, payload: Mapping[str, Any], *,

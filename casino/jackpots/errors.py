@@ -20,6 +20,7 @@ class JackpotErrorCode(StrEnum):
     HIT_NOT_VERIFIED = "jackpots.hit_not_verified"
     INVALID_TERMS = "jackpots.invalid_terms"
     TERMS_FIXED_BY_RULEBOOK = "jackpots.terms_fixed_by_rulebook"
+    PAYER_IS_APPROVER = "jackpots.payer_is_approver"
 
 
 class JackpotError(CodedError):

@@ -61,6 +61,11 @@ approvals and payouts of the pool. Payloads (amounts in minor units):
                             posting replaces them for hands started after
                             it. A hit found under posted terms carries
                             `terms_position` in hit_recorded.
+    four_eyes_refused       on `jackpot/<venue>/<kind>/rejections`: a step a
+                            two-person rule refused (casino.roles
+                            TWO_PERSON_RULES): command, earlier, record (the
+                            hit id), actor, approved_by, rule, message, why.
+                            Nothing else is written.
 """
 
 SCHEMA_VERSION = 1
@@ -73,6 +78,7 @@ HIT_REJECTED = "jackpots.hit_rejected"
 HIT_PAID = "jackpots.hit_paid"
 BASE_TOPPED_UP = "jackpots.base_topped_up"
 TERMS_POSTED = "jackpots.terms_posted"
+FOUR_EYES_REFUSED = "jackpots.four_eyes_refused"
 
 POOL_EVENT_TYPES = frozenset({POOL_OPENED, CONTRIBUTIONS_ROLLED_UP, HIT_RECORDED,
                               HIT_APPROVED, HIT_REJECTED, HIT_PAID, BASE_TOPPED_UP,

@@ -4,7 +4,7 @@ A hit is recorded by the system when a hand meets a pool's criteria
 (casino.jackpots); an officer approves it (which fixes each player's
 share), and a second person pays it. Decision (two people per payout): the
 officer who pays a hit must not be the one who approved it
-(`officers.jackpot_payer_is_approver`, 403), as a manual correction must be approved
+(`jackpots.payer_is_approver`, 403), as a manual correction must be approved
 by someone other than its proposer (DESIGN 3, two-person rule). Reason:
 the approval fixes the amounts and the payment moves the money; one person
 doing both is what the rule is there to prevent. Both steps need the
@@ -12,9 +12,11 @@ compliance officer role.
 
 The jackpots app is built beside this one: its commands are looked up when
 called, and a missing one is reported (`officers.jackpot_commands_unavailable`, 409)
-instead of breaking the desk. The rule belongs in casino.jackpots.commands
-as well (the API and the jackpots' own admin actions call them directly);
-until it is there, this is the path that enforces it.
+instead of breaking the desk. The two-person rule lives in
+casino.jackpots.commands (casino.roles.TWO_PERSON_RULES): the desk, the API
+and the jackpots' admin actions all meet it there, as the recorded refusal
+`jackpots.payer_is_approver` (the code `officers.jackpot_payer_is_approver`
+is kept, unused, as codes are never renamed).
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def decide(*, hit_id: str, decision: str, actor: str, reason: str = "",
     """Approve, reject or pay a hit as `actor`; return the past-tense verb.
 
     Raises OfficerError (not_a_compliance_officer 403,
-    jackpot_payer_is_approver 403, unknown_jackpot_decision 400,
+    unknown_jackpot_decision 400,
     unknown_jackpot_hit 404, jackpot_commands_unavailable 409) or the
     jackpots app's own JackpotError.
     """
@@ -72,11 +74,9 @@ def decide(*, hit_id: str, decision: str, actor: str, reason: str = "",
     if not has_role(user, Role.COMPLIANCE_OFFICER):
         raise OfficerError(OfficerErrorCode.NOT_OFFICER,
                            "only a compliance officer decides jackpot hits")
-    hit = _hit(hit_id)
-    if decision == "pay" and hit.approved_by and hit.approved_by == actor:
-        raise OfficerError(OfficerErrorCode.PAYER_IS_APPROVER,
-                           f"{actor} approved this hit; a second officer must pay it",
-                           hit_id=hit_id, approved_by=hit.approved_by)
+    _hit(hit_id)
+    # The second-person rule is the command's (`jackpots.payer_is_approver`,
+    # recorded as jackpots.four_eyes_refused): the desk asks it like the API.
     command = _command(DECISIONS[decision])
     arguments = {"hit_id": hit_id, "actor": actor, "idempotency_key": idempotency_key}
     if decision == "reject":

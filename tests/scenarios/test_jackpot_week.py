@@ -57,6 +57,8 @@ class Week:
         self.monkeypatch = monkeypatch
         self.controller = client_for(Role.TABLE_CONTROLLER)
         self.officer = client_for(Role.COMPLIANCE_OFFICER, "officer-anna")
+        # A second officer pays what the first approved (two-person rule).
+        self.second_officer = client_for(Role.COMPLIANCE_OFFICER, "officer-bert")
         self.accountant = client_for(Role.ACCOUNTANT)
         self.rng = random.Random(20260608)
         self.drops = 0
@@ -159,7 +161,7 @@ def test_a_week_with_one_bad_beat_reconciles_over_the_api(venues, monkeypatch):
             assert approved["balance_minor"] == 3 * 2 * HANDS_PER_DAY * DROP
             shares = {s["seat"]: s["amount_minor"] for s in approved["shares"]}
             assert shares == {1: 720, 2: 360, 3: 90, 4: 90, 5: 90, 6: 90}
-            paid = week.post(week.officer, f"jackpots/hits/{hit_hand}/pay", {})
+            paid = week.post(week.second_officer, f"jackpots/hits/{hit_hand}/pay", {})
             assert paid["state"] == "paid" and paid["amount_minor"] == 1_440
             # The base is what the hit leaves of days 1-3; day 4, rolled up
             # after the hit, joins on top of it (000:L3185-3186, L2872-2873).

@@ -13,7 +13,7 @@ from ledger.models import Account, Event
 from tests.ledger.factories import transfer
 from tests.casino.api.conftest import refusal_matches
 
-from .conftest import event_count, post
+from .conftest import event_count, last_event, post
 
 PROPOSAL = {"account": "player/x/account", "counter_account": "house/test/adjustments",
             "amount": "25.00", "reason": "Goodwill for a machine fault, ticket 4411"}
@@ -77,7 +77,8 @@ def test_an_accountant_may_propose_and_a_negative_amount_lowers_the_balance(api_
 
 
 def test_the_proposer_cannot_approve_their_own_correction(olli):
-    """403 approver_is_proposer, and nothing is written."""
+    """403 approver_is_proposer; only the refusal is written (issue 16: the
+    two-person rule is the command's, and its refusals are on the record)."""
     correction = post(olli, "/api/v1/corrections", PROPOSAL, key="p").json()
     before = event_count()
     response = post(olli, f"/api/v1/corrections/{correction['id']}/approve", {"note": "Mine"},
@@ -86,8 +87,10 @@ def test_the_proposer_cannot_approve_their_own_correction(olli):
     assert response.json() == {
         "code": "compliance.approver_is_proposer",
         "message": "a correction must be decided by someone other than its proposer",
-        "details": {}}
-    assert event_count() == before
+        "details": {"correction_id": correction["id"], "proposed_by": "olli",
+                    "rejection_position": before + 1}}
+    assert event_count() == before + 1
+    assert last_event().type == "compliance.four_eyes_refused"
     assert _balance("player/x/account") == 100_00
 
 

@@ -56,7 +56,9 @@ def test_the_proposer_cannot_approve_their_own_correction(books):
     with pytest.raises(ComplianceError) as caught:
         approve_correction(correction_id=correction.id, actor="olli")
     assert caught.value.code == ComplianceErrorCode.SAME_PERSON
-    assert Event.objects.count() == before
+    # Only the refusal is written (issue 16: recorded by the command).
+    assert list(Event.objects.filter(position__gt=before).values_list("type", flat=True)) == [
+        "compliance.four_eyes_refused"]
 
 
 def test_only_a_compliance_officer_may_decide(books):

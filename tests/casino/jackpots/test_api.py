@@ -84,8 +84,14 @@ def test_admin_lists_hits_read_only_and_officers_approve_and_pay_by_action(clien
     admin_user.groups.add(Group.objects.get(name=Role.COMPLIANCE_OFFICER))
     client.post(changelist, {"action": "approve_hits", "_selected_action": [hand_id]})
     client.post(changelist, {"action": "pay_hits", "_selected_action": [hand_id]})
+    # The approver may not pay (issue 16: the command's two-person rule).
+    assert JackpotHit.objects.get(id=hand_id).state == "approved"
+    second = User.objects.create_superuser("root-2", "root2@example.com", "pw")
+    second.groups.add(Group.objects.get(name=Role.COMPLIANCE_OFFICER))
+    client.login(username="root-2", password="pw")
+    client.post(changelist, {"action": "pay_hits", "_selected_action": [hand_id]})
     hit = JackpotHit.objects.get(id=hand_id)
-    assert (hit.state, hit.approved_by, hit.paid_by) == ("paid", "root", "root")
+    assert (hit.state, hit.approved_by, hit.paid_by) == ("paid", "root", "root-2")
     for name in ("jackpotpool", "jackpotrollup"):
         assert client.get(reverse(f"admin:jackpots_{name}_changelist")).status_code == 200
     assert commands.pay_hit  # the action used the command (state above)

@@ -68,7 +68,7 @@ def test_approval_fixes_shares_of_the_posted_balance_and_payment_posts_them(tabl
     pending = balance(pending_account(VENUE, "bad_beat"))
     assert pending == 100   # today's drop of the hand itself
     with pytest.raises(JackpotError) as early:
-        commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key="pay-early")
+        commands.pay_hit(hit_id=hand_id, actor="officer-2", idempotency_key="pay-early")
     assert early.value.code == "jackpots.hit_not_approved"
 
     approved = commands.approve_hit(hit_id=hand_id, actor="officer-1",
@@ -85,7 +85,7 @@ def test_approval_fixes_shares_of_the_posted_balance_and_payment_posts_them(tabl
 
     hit = JackpotHit.objects.get(id=hand_id)
     accounts_before = {seat: balance(gaming_account(pid)) for seat, pid in hit.players.items()}
-    paid = commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key="pay-1")
+    paid = commands.pay_hit(hit_id=hand_id, actor="officer-2", idempotency_key="pay-1")
     assert paid.state == "paid" and paid.top_up_minor == 60_000
     for seat, pid in hit.players.items():
         assert balance(gaming_account(pid)) - accounts_before[seat] == amounts[int(seat)]
@@ -98,7 +98,7 @@ def test_approval_fixes_shares_of_the_posted_balance_and_payment_posts_them(tabl
     assert sum(postings.values()) == 0
     top_up = Event.objects.get(type=BASE_TOPPED_UP)
     assert top_up.payload["balance_before_minor"] == 40_000
-    again = commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key="pay-1")
+    again = commands.pay_hit(hit_id=hand_id, actor="officer-2", idempotency_key="pay-1")
     assert again.replayed and Event.objects.filter(type=HIT_PAID).count() == 1
     pool = JackpotPool.objects.get(key=f"{VENUE}/bad_beat")
     assert (pool.status, pool.paid_minor, pool.topped_up_minor) == ("accumulating", 160_000,
@@ -136,7 +136,7 @@ def test_the_hit_whose_hand_started_first_is_settled_first_000_L2854(table, venu
     assert waits.value.code == "jackpots.earlier_hit_open"
     assert waits.value.details["earlier_hit_id"] == hand_a.hand_id
     commands.approve_hit(hit_id=hand_a.hand_id, actor="officer-1", idempotency_key="a1")
-    commands.pay_hit(hit_id=hand_a.hand_id, actor="officer-1", idempotency_key="a2")
+    commands.pay_hit(hit_id=hand_a.hand_id, actor="officer-2", idempotency_key="a2")
     later = commands.approve_hit(hit_id=hand_b.hand_id, actor="officer-1",
                                  idempotency_key="b2")
     assert later.balance_minor == 100_000   # the remainder plus the top-up
@@ -145,7 +145,7 @@ def test_the_hit_whose_hand_started_first_is_settled_first_000_L2854(table, venu
 def test_rebuild_reproduces_hits_and_pools(table):
     hand_id, _ = play_hand(table)
     commands.approve_hit(hit_id=hand_id, actor="officer-1", idempotency_key="approve-1")
-    commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key="pay-1")
+    commands.pay_hit(hit_id=hand_id, actor="officer-2", idempotency_key="pay-1")
     before = (list(JackpotHit.objects.values()), list(JackpotPool.objects.values()))
     rebuild_projections()
     assert (list(JackpotHit.objects.values()), list(JackpotPool.objects.values())) == before

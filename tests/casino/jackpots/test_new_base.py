@@ -69,7 +69,7 @@ def test_drops_after_a_hit_join_on_top_of_the_base_whenever_it_is_paid_000_L3185
         _roll_up(now)
     if rollups_before_payment:
         monkeypatch.setattr("casino.clock.now", lambda: rollup_times[rollups_before_payment - 1])
-    paid = commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key=f"p-{case}")
+    paid = commands.pay_hit(hit_id=hand_id, actor="officer-2", idempotency_key=f"p-{case}")
     for now in rollup_times[rollups_before_payment:]:
         _roll_up(now)
 
@@ -93,6 +93,6 @@ def test_drops_rolled_up_before_the_payment_do_not_pay_for_the_base_000_L3185(
     contribute(VENUE, HIT_DAY, [100_000, 100_000])
     _roll_up(AFTER_HIT_DAY)
     monkeypatch.setattr("casino.clock.now", lambda: AFTER_HIT_DAY)
-    paid = commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key="p-big")
+    paid = commands.pay_hit(hit_id=hand_id, actor="officer-2", idempotency_key="p-big")
     assert paid.top_up_minor == 60_000
     assert balance(pool_account(VENUE, "bad_beat")) == BASE_MINOR + HAND_DROP_MINOR + 200_000

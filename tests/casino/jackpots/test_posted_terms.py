@@ -81,7 +81,7 @@ def test_posted_terms_make_the_pool_payable_and_say_who_posted_them_002_L1808(ra
     approved = commands.approve_hit(hit_id=hand_id, actor="officer-1", idempotency_key="ap")
     amounts = {s["seat"]: s["amount_minor"] for s in approved.shares}
     assert amounts == {1: 80_000, 2: 40_000, 3: 10_000, 4: 10_000, 5: 10_000, 6: 10_000}
-    paid = commands.pay_hit(hit_id=hand_id, actor="officer-1", idempotency_key="pay")
+    paid = commands.pay_hit(hit_id=hand_id, actor="officer-2", idempotency_key="pay")
     assert paid.top_up_minor == 50_000 - 40_000
     assert balance(pool_account(VENUE, "bad_beat")) == 50_000
     assert balance(funding_account(VENUE)) == 10_000

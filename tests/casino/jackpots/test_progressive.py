@@ -137,7 +137,7 @@ def test_a_thb_royal_flush_is_a_hit_approved_and_paid_from_the_posted_pool(
     assert (approved.state, approved.balance_minor, approved.amount_minor) == (
         "approved", 2_001_50, 2_001_50)
     assert approved.shares[0]["fraction"] == "10000/10000"
-    paid = commands.pay_hit(hit_id=bet_id, actor=approver, idempotency_key=key("pay"))
+    paid = commands.pay_hit(hit_id=bet_id, actor="officer-2", idempotency_key=key("pay"))
     assert paid.state == "paid" and paid.top_up_minor == 0
 
     assert balance(pool_account(VENUE, HOLDEM_BONUS_PROGRESSIVE)) == 0
@@ -167,7 +167,7 @@ def test_a_fixed_multiple_row_pays_pays_times_the_stake_from_the_pool(
     approved = commands.approve_hit(hit_id=hit.id, actor=officer(), idempotency_key=key())
     assert approved.amount_minor == 300 * 5_00
     assert approved.shares[0]["fraction"] == "300x500"
-    commands.pay_hit(hit_id=hit.id, actor="officer", idempotency_key=key())
+    commands.pay_hit(hit_id=hit.id, actor="officer-2", idempotency_key=key())
     assert balance(pool_account(VENUE, HOLDEM_BONUS_PROGRESSIVE)) == 2_000_75 - 1_500_00
     assert balance(gaming_account(bob.id)) == before + 1_500_00
     assert not Event.objects.filter(type=BASE_TOPPED_UP).exists()
@@ -196,7 +196,7 @@ def test_two_hits_in_one_round_go_in_recorded_order_and_a_short_pool_is_funded(
     assert waiting.value.code == "jackpots.earlier_hit_open"
     for hit in (first, second):
         commands.approve_hit(hit_id=hit.id, actor="officer", idempotency_key=key())
-        commands.pay_hit(hit_id=hit.id, actor="officer", idempotency_key=key())
+        commands.pay_hit(hit_id=hit.id, actor="officer-2", idempotency_key=key())
     flush = JackpotHit.objects.get(id=bets[2])
     royal = JackpotHit.objects.get(id=bets[1])
     assert (royal.state, flush.state) == ("paid", "paid")
@@ -281,7 +281,7 @@ def test_a_royal_flush_above_the_account_ceiling_overflows_to_payouts_due(
         _, bets = play(table_id, {1: (alice, 5_00)}, ROYAL)
     before = balance(gaming_account(alice.id))
     commands.approve_hit(hit_id=bets[1], actor="officer", idempotency_key=key())
-    commands.pay_hit(hit_id=bets[1], actor="officer", idempotency_key=key())
+    commands.pay_hit(hit_id=bets[1], actor="officer-2", idempotency_key=key())
     assert balance(gaming_account(alice.id)) == 5_000_00
     assert balance(payouts_due(VENUE)) == posted - (5_000_00 - before)
     paid = Event.objects.get(type=HIT_PAID)
@@ -302,7 +302,7 @@ def test_rebuild_reproduces_the_jackpot_tables(venues, django_capture_on_commit_
         _, bets = play(table_id, {1: (alice, 5_00), 2: (bob, 5_00)}, ROYAL_AND_FLUSH)
     first = JackpotHit.objects.order_by("recorded_position").first()
     commands.approve_hit(hit_id=first.id, actor="officer", idempotency_key=key())
-    commands.pay_hit(hit_id=first.id, actor="officer", idempotency_key=key())
+    commands.pay_hit(hit_id=first.id, actor="officer-2", idempotency_key=key())
 
     def snapshot():
         return (list(JackpotPool.objects.order_by("key").values()),
@@ -336,7 +336,8 @@ def test_officers_approve_and_pay_a_progressive_hit_over_the_api(
     officer_client = client_for(Role.COMPLIANCE_OFFICER)
     approved = post(officer_client, f"/api/v1/jackpots/hits/{bets[1]}/approve", {}, key="a1")
     assert approved.status_code == 201 and approved.json()["amount_minor"] == posted
-    paid = post(officer_client, f"/api/v1/jackpots/hits/{bets[1]}/pay", {}, key="p1")
+    paid = post(client_for(Role.COMPLIANCE_OFFICER), f"/api/v1/jackpots/hits/{bets[1]}/pay", {},
+                key="p1")
     assert paid.status_code == 201 and paid.json()["state"] == "paid"
     history = client_for(Role.AUDITOR).get(
         f"/api/v1/jackpots/pools/{VENUE}/{HOLDEM_BONUS_PROGRESSIVE}").json()

@@ -99,7 +99,7 @@ def test_a_jackpot_hit_is_approved_by_one_officer_and_paid_by_another(officers, 
     assert JackpotHit.objects.get(id=hand_id).state == HitState.APPROVED
     paid_before = Event.objects.filter(type="jackpots.hit_paid").count()
     refused = olli.post(reverse(decide, args=[hand_id, "pay"]), {"form_token": key()})
-    assert any("officers.jackpot_payer_is_approver" in m for m in _messages(refused))
+    assert any("jackpots.payer_is_approver" in m for m in _messages(refused))
     assert Event.objects.filter(type="jackpots.hit_paid").count() == paid_before
     outi.post(reverse(decide, args=[hand_id, "pay"]), {"form_token": key()})
     hit = JackpotHit.objects.get(id=hand_id)

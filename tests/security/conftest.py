@@ -1,0 +1,7 @@
+"""Fixtures for the security tests: the shared casino fixtures (pinned business
+clock, shipped rulebooks and venues) and a jackpot table."""
+
+from __future__ import annotations
+
+from tests.casino.conftest import business_clock, venues  # noqa: F401  (fixtures)
+from tests.casino.jackpots.conftest import table  # noqa: F401  (fixture)
