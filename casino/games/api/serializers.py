@@ -24,7 +24,9 @@ class GameTableOpenSerializer(StrictSerializer):
                   " (e.g. `3:2`), `side_game` (a-i). Punto banco: `banco` (`commission`,"
                   " `no_commission_6`, `no_commission_5`). Texas Hold'em Bonus: `ante_rule`"
                   " (a-c), `bonus_table` (i, ii). Ultimate Texas Hold'em: `trips_table`"
-                  " (i-iv). Oasis: `version` (base, a). Other games: none.")
+                  " (i-iv). Oasis: `version` (base, a, b, c, d), `win_minor_max` (the table's"
+                  " posted win cap), `bonus` (fixed, progressive). Punto banco also"
+                  " `commission_minor_min`. Other games: none.")
     stake_min = MoneyField(help_text="The table's posted minimum stake.")
     stake_max = MoneyField(help_text="The table's posted maximum; the Part IV cap applies"
                            " when lower.")
@@ -75,7 +77,8 @@ class GameOutcomeSerializer(StrictSerializer):
                   " three-card games `dealer` and `boxes`; blackjack `dealer` and `boxes`"
                   " ({hands, surrender, even_money}); red dog `base`, `third` (bulldog"
                   " `thirds`); hold'em games `dealer`, `board`, `boxes`; oasis `dealer`,"
-                  " `boxes`, `dealer_replacement`; pai gow `dealer` (7 cards, `JK` the joker),"
+                  " `boxes`, `dealer_replacement` (version d: `community`, `boxes`);"
+                  " pai gow `dealer` (7 cards, `JK` the joker),"
                   " `boxes` ({front, back}); baccara `punto`, `banco`, `choices`; triple bet"
                   " `community`, `boxes`, `withdrawn`.")
 

@@ -10,7 +10,10 @@ against the rules is refused rather than settled.
 Punto Banco settlement (002:L2765-2773): the higher total wins; on a tie
 égalité pays 8:1 and punto and banco push; banco pays 1:1 less 5 %
 commission, or in the no-commission version 1:1 except 1:2 on a banco win
-with 6 (or 5) (decision games.punto_banco.no_commission).
+with 6 (or 5) (decision games.punto_banco.no_commission). A table may post a
+minimum commission (`commission_minor_min`, 002:L2799): a banco win's
+commission is then at least that amount, never more than the win itself
+(decision games.punto_banco.commission_min).
 """
 
 from __future__ import annotations
@@ -114,10 +117,25 @@ class PuntoBanco:
     tables = (PAYOUTS, DRAWING)
 
     def configure(self, config, tables):
+        unknown = set(config) - {"banco", "commission_minor_min"}
+        if unknown:
+            raise BetInvalid(f"punto banco takes banco and commission_minor_min, got"
+                             f" {sorted(unknown)}")
         banco = config.get("banco", "commission")
         if banco not in BANCO_RULES:
             raise BetInvalid(f"banco must be one of {', '.join(BANCO_RULES)}")
-        return {"banco": banco}
+        clean: dict[str, Any] = {"banco": banco}
+        if "commission_minor_min" in config:
+            # 002:L2799: a minimum the table posts; only where a commission is taken.
+            minimum = config["commission_minor_min"]
+            if type(minimum) is not int or minimum <= 0:
+                raise BetInvalid("commission_minor_min must be a positive whole number of"
+                                 " cents")
+            if banco != "commission":
+                raise BetInvalid("a minimum commission needs the commission version"
+                                 " (banco: commission)")
+            clean["commission_minor_min"] = minimum
+        return clean
 
     def bet_kind(self, kind, spec, tables, config) -> BetKind:
         if kind not in ("punto", "banco", "egalite"):
@@ -145,12 +163,31 @@ class PuntoBanco:
             if p == b:
                 settled.append(push(bet, PAYOUTS, row, row["cite"], **facts))
             elif (p > b) == (bet.kind == "punto"):
-                settled.append(pay(bet, PAYOUTS, row,
-                                   commission_basis_points=row.get("commission_basis_points", 0),
-                                   **facts))
+                won = pay(bet, PAYOUTS, row,
+                          commission_basis_points=row.get("commission_basis_points", 0),
+                          **facts)
+                settled.append(self._minimum_commission(won, config))
             else:
                 settled.append(lose(bet, PAYOUTS, row, row["cite"], **facts))
         return settled
+
+    @staticmethod
+    def _minimum_commission(won: Settled, config: Mapping[str, Any]) -> Settled:
+        """A banco win's commission raised to the table's posted minimum (002:L2799).
+
+        Decision games.punto_banco.commission_min: never more than the win,
+        so a winning banco stake always comes back whole.
+        """
+        minimum = config.get("commission_minor_min", 0)
+        if not won.commission_minor or won.commission_minor >= minimum:
+            return won
+        win = won.returned_minor + won.commission_minor - won.stake_minor
+        commission = min(minimum, win)
+        return Settled(won.bet_id, won.stake_minor, won.stake_minor + win - commission,
+                       result_of(won.stake_minor, won.stake_minor + win - commission),
+                       won.table, won.row, won.cite, commission,
+                       {**won.detail, "commission_minor_min": minimum,
+                        "commission_min_cite": "002:L2799"})
 
     @staticmethod
     def _row(rows, kind: str, banco_rule: str, banco_total: int) -> Row:

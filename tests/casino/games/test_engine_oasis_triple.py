@@ -118,13 +118,13 @@ def test_oasis_buying_a_game_replaces_the_dealers_highest_card():
         oasis(["ante", "bet", "buy"], PLAYER["pair"], DEALER_NO_GAME)    # no replacement
 
 
-def test_oasis_version_a_has_no_exchanges_and_b_to_d_are_not_offered():
+def test_oasis_version_a_has_no_exchanges():
     """002:L2102, decision games.oasis_stud_poker.versions."""
     config = OASIS.configure({"version": "a"}, tables(CASINO))
     with pytest.raises(BetInvalid):
         OASIS.bet_kind("swap", {"box": 1}, tables(CASINO), config)
     with pytest.raises(BetInvalid):
-        OASIS.configure({"version": "c"}, tables(CASINO))
+        OASIS.configure({"version": "e"}, tables(CASINO))
     bet = OASIS.bet_kind("bet", {"box": 1}, tables(CASINO), config)
     assert (bet.raise_rule, bet.multiples) == ("multiple", (2,))
 
