@@ -15,9 +15,15 @@ jackpot's pending account; poker never imports casino.jackpots).
     house/<venue>/jackpot_funding    expense    the casino's top-ups of a pool to
                                                 its guaranteed base (000:L3185-3186)
 
-Not moved yet (still named by their apps): the cage's `player/<id>/account`,
-`cage/<venue>/cash`, `cage/<venue>/chips`, `bank/<venue>/clearing` and
-`bank/<venue>/payouts_due` (casino/cage/events.py).
+    player/<id>/account              liability  the player's one gaming account
+    cage/<venue>/cash                asset      notes and coins in the cage
+    cage/<venue>/chips               liability  the chip float
+    bank/<venue>/clearing            asset      bank transfers not yet settled
+    bank/<venue>/payouts_due         liability  wins owed to players' banks
+
+Crediting a player's gaming account up to its ceiling is casino/wallet.py.
+No app imports another app to name or credit an account (import contract
+"no app uses the cage as a library").
 """
 
 BAD_BEAT = "bad_beat"
@@ -47,3 +53,72 @@ def pool_account(venue: str, kind: str) -> str:
 def funding_account(venue: str) -> str:
     """The casino's expense for guaranteed jackpot bases at the venue."""
     return f"house/{venue}/jackpot_funding"
+
+
+def gaming_account(player_id: str) -> str:
+    """The player's one gaming account (liability: what the operator owes)."""
+    return f"player/{player_id}/account"
+
+
+def cage_cash(venue: str) -> str:
+    """Notes and coins in the venue's cage (asset)."""
+    return f"cage/{venue}/cash"
+
+
+def chips_outstanding(venue: str) -> str:
+    """The venue's chip float: chips sold and not yet redeemed (liability)."""
+    return f"cage/{venue}/chips"
+
+
+def bank_clearing(venue: str) -> str:
+    """Bank transfers to and from players, not yet settled with the bank (asset)."""
+    return f"bank/{venue}/clearing"
+
+
+def payouts_due(venue: str) -> str:
+    """Wins owed to players' bank accounts, not yet transferred (liability).
+
+    What a win credits beyond the gaming account's ceiling (decision
+    online.account.balance_overflow, 002:L3068-3070; casino/wallet.py):
+    each posting's event carries an `overflow` block naming the player.
+    """
+    return f"bank/{venue}/payouts_due"
+
+
+# The payload key of the overflow block(s) of an event whose credit to a
+# gaming account was split at the ceiling (casino/wallet.py).
+OVERFLOW_KEY = "overflow"
+
+
+# --- Cashier windows (casino.cashier, issue 17 item 2) --------------------
+#
+#     cage/<venue>/vault               asset    the cage's vault: banks are
+#                                               issued from it and counted
+#                                               cash goes back to it
+#     cage/<venue>/windows/<window>    asset    the cash at one cashier window
+#                                               during a shift
+#     cage/<venue>/over_short          expense  count differences of closed
+#                                               shifts (a short debits it)
+#     table/<table_id>/tray            asset    a gaming table's chip tray,
+#                                               filled from and credited to the
+#                                               cage
+
+
+def cage_vault(venue: str) -> str:
+    """The cage's vault at the venue (asset)."""
+    return f"cage/{venue}/vault"
+
+
+def cage_window(venue: str, window: str) -> str:
+    """The cash at one cashier window of the venue's cage (asset)."""
+    return f"cage/{venue}/windows/{window}"
+
+
+def cage_over_short(venue: str) -> str:
+    """Count differences of the venue's closed cashier shifts (expense)."""
+    return f"cage/{venue}/over_short"
+
+
+def table_tray(table_id: str) -> str:
+    """A gaming table's chip tray (asset)."""
+    return f"table/{table_id}/tray"

@@ -40,10 +40,10 @@ from django.db import transaction
 from casino import clock
 from casino.errors import CodedError
 from ledger import InvariantViolation, Metadata, NewEvent, RecordedEvent, append, open_account
-from ledger.canonical import request_fingerprint
-from ledger.errors import AccountExists, IdempotencyConflict, LedgerError, StaleVersion
-from ledger.models import Account
-from ledger.store import recorded_request
+from ledger import request_fingerprint
+from ledger import AccountExists, IdempotencyConflict, LedgerError, StaleVersion
+from ledger.read import Account
+from ledger.read import recorded_request
 
 # Of n requests racing on one stream at least one wins each round, so each
 # needs at most n tries; five covers a player served at the cage and online

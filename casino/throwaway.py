@@ -163,7 +163,7 @@ def throwaway_database(purpose: str, *, disposable_server: str | None = None,
     """
     from django.core.management import call_command
 
-    from ledger.writer import stop_writer
+    from ledger import stop_writer
 
     database = configured_database()
     configured = database["NAME"]

@@ -2,7 +2,7 @@
 
 Every player's gaming account `player/<id>/account` opens with the online
 ceiling as its ledger maximum (`online.account.balance_max`, EUR 5,000,
-002:L3070; commands.account_ceiling). Decision
+002:L3070; wallet.account_ceiling). Decision
 `online.account.balance_overflow` of the ray-online rulebook
 (002:L3068-3070): a deposit over the ceiling is refused (the pipeline and
 the ledger do that), but a win cannot be refused, so a credit that would
@@ -31,8 +31,8 @@ converted caller, whose Command.load calls `credit_players(...,
 open_payouts_due=False)` and whose Decision opens `accounts_to_open`),
 then answers `request.concurrent_update`. So nothing is ever posted above the ceiling; a
 withdrawal in between only means the split left headroom unused, never an
-overdraft. Shared by casino.games, casino.tournaments, casino.jackpots and
-casino.poker (cash_out).
+overdraft. Shared by casino.cage, casino.games, casino.tournaments, casino.jackpots,
+casino.machines and casino.poker (cash_out).
 """
 
 from __future__ import annotations
@@ -45,14 +45,15 @@ from typing import Any, Iterable, Mapping
 from casino import clock
 from casino.rules import queries as rules
 from ledger import InvariantViolation, Metadata, Posting, open_account
-from ledger.errors import AccountExists
-from ledger.models import Account, AccountType
+from ledger import AccountExists
+from ledger.read import Account, AccountType
 
-from .events import gaming_account, payouts_due
+from casino.accounts import gaming_account, payouts_due
 
 DECISION = "online.account.balance_overflow"
 CITE = "002:L3068-3070"
 SOURCE = "casino.cage"
+CEILING_FIGURE = "online.account.balance_max"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +141,6 @@ def credit_players(amounts: Mapping[str, int], *, currency: str, venue: str,
 
     def ceiling_for_new() -> int | None:
         if not ceiling_new:
-            from .commands import account_ceiling
-
             ceiling_new.append(account_ceiling(on or _local_today(venue)))
         return ceiling_new[0]
 
@@ -203,3 +202,14 @@ def ensure_payouts_due(*, venue: str, currency: str, metadata: Metadata | None =
 def _local_today(venue: str) -> dt.date:
     place = rules.venue(venue)
     return clock.now().astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
+
+
+def account_ceiling(on: dt.date) -> int | None:
+    """Return the strictest online gaming-account ceiling in force on a day.
+
+    None when no rulebook in force has one (002:L3070 in ray-online). Read
+    from the cached rulebooks: no statement once they are cached.
+    """
+    ceilings = [row.value for version in rules.versions_in_force(on)
+                if (row := rules.figure(version, CEILING_FIGURE, on=on)) is not None]
+    return min(ceilings, default=None)

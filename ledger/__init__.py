@@ -3,8 +3,12 @@
 Public API: `append`, `open_account`, `NewEvent`, `Posting`, `Metadata`,
 `AppendResult`, `RecordedEvent`, `verify_chain`, `verify_ledger`,
 `rebuild_projections`, the reads of `ledger.read` (`stream_version`,
-`stream_events`, `balances`, `recorded_result`), the `LedgerError` family
-and `projections.register`. Nothing here knows about casinos; `casino.*`
+`stream_events`, `events`, `balances`, `head`, `recorded_result`,
+`recorded_request`, and the log's models for read-only querysets), the
+`LedgerError` family, `GENESIS_HASH`, `request_fingerprint`, the admin's
+`ReadOnlyAdmin`/`ReadOnlyInline`, `stop_writer`, and
+`ledger.projections.register`. An import contract holds the apps to these:
+they import `ledger`, `ledger.read` and `ledger.projections`, nothing else. Nothing here knows about casinos; `casino.*`
 builds on it, never the reverse.
 
 Guarantees (each enforced where stated and proven by the named tests):
@@ -78,18 +82,33 @@ _EXPORTS = {
     "LedgerError": "ledger.errors",
     "LedgerErrorCode": "ledger.errors",
     "InvariantViolation": "ledger.errors",
+    "AccountExists": "ledger.errors",
+    "BalanceMaxExceeded": "ledger.errors",
+    "IdempotencyConflict": "ledger.errors",
+    "InsufficientFunds": "ledger.errors",
+    "StaleVersion": "ledger.errors",
+    "UnknownAccount": "ledger.errors",
+    "GENESIS_HASH": "ledger.canonical",
+    "request_fingerprint": "ledger.canonical",
+    "stop_writer": "ledger.writer",
+    "ReadOnlyAdmin": "ledger.admin",
+    "ReadOnlyInline": "ledger.admin",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from ledger.accounts import account_stream, open_account
-    from ledger.errors import InvariantViolation, LedgerError, LedgerErrorCode
+    from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
+    from ledger.canonical import GENESIS_HASH, request_fingerprint
+    from ledger.errors import (AccountExists, BalanceMaxExceeded, IdempotencyConflict,
+                               InsufficientFunds, InvariantViolation, LedgerError,
+                               LedgerErrorCode, StaleVersion, UnknownAccount)
     from ledger.read import balances, recorded_result, stream_events, stream_version
     from ledger.rebuild import rebuild_projections
     from ledger.types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
     from ledger.verify import verify_chain, verify_ledger
-    from ledger.writer import append
+    from ledger.writer import append, stop_writer
 
 
 def __getattr__(name: str) -> Any:

@@ -1,8 +1,10 @@
 """The ledger's public read side: what the casino apps may ask of it.
 
 Thin, declared wrappers over `ledger.store`, so callers outside the ledger
-depend on these four names rather than on the store's internals or the
-models' columns. Every read sees committed data only (or the caller's own
+depend on these names rather than on the store's internals. The log's
+models are re-exported here for read-only querysets (reports, screens):
+`Account`, `AccountType`, `Event`, `Stream` and `natural_sign`; nothing
+outside the ledger may write them (the database refuses it anyway, L1/L4). Every read sees committed data only (or the caller's own
 transaction); none of them takes the writer lock.
 """
 
@@ -11,7 +13,14 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import store
+from .models import Account, AccountType, Event, Stream, natural_sign
 from .types import RecordedEvent
+
+__all__ = [
+    "Account", "AccountType", "Event", "Stream", "natural_sign", "STREAM_EVENTS_MAX",
+    "stream_version", "stream_events", "events", "balances", "head", "recorded_result",
+    "recorded_request",
+]
 
 STREAM_EVENTS_MAX = store.CHUNK_EVENTS_MAX
 
@@ -53,3 +62,22 @@ def recorded_result(idempotency_key: str | None) -> list[RecordedEvent] | None:
     acceptance or a recorded refusal) even if the world has changed since.
     """
     return store.recorded_result(idempotency_key)
+
+
+def recorded_request(idempotency_key: str) -> tuple[str, list[RecordedEvent]] | None:
+    """Return the request fingerprint and the events of an earlier append under this key.
+
+    The command runner compares the fingerprint with the request it is asked
+    to run: the same request is answered from the events, another is refused.
+    """
+    return store.recorded_request(idempotency_key)
+
+
+def events(first: int, last: int) -> list[RecordedEvent]:
+    """Return the events at positions `first`..`last` inclusive, in order."""
+    return store.load_events(first, last)
+
+
+def head() -> tuple[int, str]:
+    """Return the log's last position and its hash (0 and the genesis hash when empty)."""
+    return store.head()

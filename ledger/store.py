@@ -83,14 +83,6 @@ def load_stream_events(stream: str, after_version: int, limit: int) -> list[Reco
     return _assemble(rows, posting_rows)
 
 
-def stream_version(stream: str) -> int:
-    """Return a stream's current version (0: no events yet)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT version FROM ledger_stream WHERE name = %s", [stream])
-        row = cursor.fetchone()
-    return row[0] if row else 0
-
-
 def balances_now(codes: Iterable[str]) -> dict[str, int]:
     """Return each account's balance now (natural direction); 0 if not open."""
     codes = list(codes)

@@ -7,7 +7,7 @@ GET /api/v1/cage/venues/<venue>/float.
 
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from .models import CageDay
 

@@ -132,10 +132,11 @@ from casino.rules import queries as rules
 from casino.rules.models import Figure as RuleFigure
 from casino.rules.models import RulebookVersion, Venue, VenueType
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
+from casino.wallet import account_ceiling
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
-from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
-from ledger.models import AccountType
-from ledger.store import balances_at, stream_version
+from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
+from ledger.read import AccountType
+from ledger.read import balances as balances_at, stream_version
 
 from .errors import CageError, CageErrorCode
 from .events import (
@@ -155,7 +156,6 @@ from .events import (
 # requests racing on one player at least one wins each round, so each needs at
 # most n tries: five covers a player served at the cage and online at once.
 ATTEMPTS_MAX = 5
-CEILING_FIGURE = "online.account.balance_max"
 THRESHOLD_FIGURE = "aml.cdd.transaction_threshold"
 CASH_PAYMENT_FIGURE = "aml.cash_payment.max"
 NEAR_THRESHOLD_PERCENT = 90
@@ -562,17 +562,6 @@ def _account_terms(code: str, *, venue: Venue, player_id: str, on: dt.date) -> d
         return dict(code=code, type=AccountType.ASSET, currency=venue.currency,
                     name=f"Bank clearing for {venue.code}")
     raise InvariantViolation(f"the cage does not open account {code}")
-
-
-def account_ceiling(on: dt.date) -> int | None:
-    """Return the strictest online gaming-account ceiling in force on a day.
-
-    None when no rulebook in force has one (002:L3070 in ray-online). Read
-    from the cached rulebooks: no statement once they are cached.
-    """
-    ceilings = [row.value for version in rules.versions_in_force(on)
-                if (row := rules.figure(version, CEILING_FIGURE, on=on)) is not None]
-    return min(ceilings, default=None)
 
 
 def _refusal(error: LedgerError, *, amount_minor: int, currency: str,

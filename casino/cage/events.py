@@ -32,36 +32,6 @@ CHIPS_REDEEMED = "cage.chips_redeemed"
 CAGE_EVENT_TYPES = frozenset({CASH_DEPOSITED, CASH_WITHDRAWN, CHIPS_PURCHASED, CHIPS_REDEEMED})
 
 
-def gaming_account(player_id: str) -> str:
-    """The player's one gaming account (liability: what the operator owes)."""
-    return f"player/{player_id}/account"
-
-
-def cage_cash(venue: str) -> str:
-    """Notes and coins in the venue's cage (asset)."""
-    return f"cage/{venue}/cash"
-
-
-def chips_outstanding(venue: str) -> str:
-    """The venue's chip float: chips sold and not yet redeemed (liability)."""
-    return f"cage/{venue}/chips"
-
-
-def bank_clearing(venue: str) -> str:
-    """Bank transfers to and from players, not yet settled with the bank (asset)."""
-    return f"bank/{venue}/clearing"
-
-
-def payouts_due(venue: str) -> str:
-    """Wins owed to players' bank accounts, not yet transferred (liability).
-
-    What a win credits beyond the gaming account's ceiling (decision
-    online.account.balance_overflow, 002:L3068-3070; casino/cage/credits.py):
-    each posting's event carries an `overflow` block naming the player.
-    """
-    return f"bank/{venue}/payouts_due"
-
-
-# The payload key of the overflow block(s) of an event whose credit to a
-# gaming account was split at the ceiling (casino/cage/credits.py).
-OVERFLOW_KEY = "overflow"
+# The cage's accounts are named in the chart of accounts (casino/accounts.py).
+from casino.accounts import (  # noqa: E402,F401 - re-exported for the cage's modules
+    OVERFLOW_KEY, bank_clearing, cage_cash, chips_outstanding, gaming_account, payouts_due)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from casino.rules import queries as rules
-from ledger.store import balances_at, head
+from ledger.read import balances as balances_at, head
 
 from .events import cage_cash, chips_outstanding
 

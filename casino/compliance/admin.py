@@ -26,7 +26,7 @@ from django.urls import path, reverse
 
 from casino.errors import CodedError
 from casino.roles import Role, has_role
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from .cases import case_handling, dismiss_alert, open_case
 from .commands import approve_correction, propose_correction, reject_correction

@@ -53,8 +53,8 @@ from casino.rules import queries as rules
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent
-from ledger.models import Event
-from ledger.store import stream_version
+from ledger.read import Event
+from ledger.read import stream_version
 
 from .errors import ComplianceError, ComplianceErrorCode
 from .events import (

@@ -180,7 +180,7 @@ def within_account_ceiling(ctx: AttemptContext) -> Failure | None:
     """The gaming account holds at most `online.account.balance_max` (002:L3070).
 
     Money the player brings in (a deposit, chips redeemed into the account)
-    is refused over it; wins are split at it elsewhere (casino/cage/credits).
+    is refused over it; wins are split at it elsewhere (casino/wallet.py).
     """
     ceiling = ctx.figures.get("online.account.balance_max")
     if (ctx.kind not in INTO_GAMING_ACCOUNT or ceiling is None or ctx.account_local is None

@@ -20,9 +20,9 @@ from casino.roles import Role, four_eyes_payload, has_role, same_person, two_per
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, Posting, RecordedEvent
-from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
-from ledger.models import Account, natural_sign
-from ledger.store import stream_version
+from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
+from ledger.read import Account, natural_sign
+from ledger.read import stream_version
 
 from .errors import ComplianceError, ComplianceErrorCode
 from .events import (

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent, verify_chain
-from ledger.models import Event
+from ledger.read import Event
 
 from .events import CHAIN_STREAM, CHAIN_VERIFIED
 from .models import ChainVerification

@@ -76,7 +76,7 @@ from casino.rules.commands import load_shipped_rulebooks, register_venue
 from casino.rules.models import Venue
 from casino.tournaments import commands as tournaments
 from ledger import Metadata
-from ledger.store import head
+from ledger.read import head
 
 from . import coups, hands
 from .clock import business_time, helsinki

@@ -18,7 +18,7 @@ from casino.jackpots.models import HitState, JackpotHit, JackpotPool
 from casino.players.models import Player
 from casino.poker.models import Hand, HandStatus
 from casino.reports.models import DayClose, DaySeal, JournalExport
-from ledger.models import Account, Event
+from ledger.read import Account, Event
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ A player's return (settlement) or stake back (void) is credited to the
 gaming account only up to its ceiling; the rest goes to
 `bank/<venue>/payouts_due` and the event's payload carries an `overflow`
 block (ray-online decision online.account.balance_overflow, 002:L3068-3070;
-casino/cage/credits.py). The split is read in the load (which opens no
+casino/wallet.py). The split is read in the load (which opens no
 account: the payouts-due account is in the decision), after the versions
 of the credited players' streams: a deposit committed in between makes the
 append stale and the runner splits again from a new read. A credit from
@@ -53,9 +53,9 @@ from typing import Any, Mapping, Sequence
 
 from django.db import transaction
 
-from casino.cage.commands import account_ceiling
-from casino.cage.credits import PlayerCredit, accounts_to_open, credit_players, overflow_blocks
-from casino.cage.events import OVERFLOW_KEY, gaming_account, payouts_due
+from casino.wallet import account_ceiling
+from casino.wallet import PlayerCredit, accounts_to_open, credit_players, overflow_blocks
+from casino.accounts import OVERFLOW_KEY, gaming_account, payouts_due
 from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.events import ALERT_RAISED
 from casino.compliance.models import AlertKind
@@ -77,9 +77,9 @@ from casino.runner import (
     run,
 )
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
-from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError, UnknownAccount
-from ledger.models import AccountType
-from ledger.store import stream_version
+from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError, UnknownAccount
+from ledger.read import AccountType
+from ledger.read import stream_version
 
 from . import signals
 from .engine import GAMES, BetIn, BetInvalid, OutcomeInvalid, Settled
@@ -843,7 +843,7 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled],
     the rest of what the players lost, commissions apart. Each player's
     return is credited up to the gaming account's ceiling and the rest is
     owed to their bank account (`credits`, decision
-    online.account.balance_overflow, 002:L3068-3070; casino/cage/credits.py).
+    online.account.balance_overflow, 002:L3068-3070; casino/wallet.py).
     """
     by_player = _by_player(ctx, settled)
     currency = ctx.table.currency
@@ -1091,7 +1091,7 @@ def _accounts_to_open(ctx: "RoundContext", events: Sequence[NewEvent],
 
     The runner opens those still missing in the append's transaction, so a
     refused request leaves none behind; the payouts-due account of an
-    overflowing credit on the cage's terms (casino/cage/credits.py).
+    overflowing credit on the cage's terms (casino/wallet.py).
     """
     codes = {gaming_account(p) for p in players} | {
         p.account for e in events for p in e.postings}

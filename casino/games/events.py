@@ -45,7 +45,7 @@ the rest to the house, commissions apart:
 
 A credit to player/<id>/account goes only up to the account's ceiling; the
 rest is posted to bank/<venue>/payouts_due and listed in the payload's
-"overflow" block (casino/cage/credits.py), for settlements and voids alike.
+"overflow" block (casino/wallet.py), for settlements and voids alike.
 """
 
 SCHEMA_VERSION = 1

@@ -9,7 +9,7 @@ from django.contrib import admin, messages
 
 from casino.errors import CodedError
 from casino.roles import Role, has_role
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from . import commands
 from .models import JackpotHit, JackpotPool, JackpotRollup, JackpotTerms

@@ -53,7 +53,7 @@ the terms recorded with the hit. A rulebook that fixes the terms itself
 
 Payments are credited up to each gaming account's ceiling and the rest to
 `bank/<venue>/payouts_due` (decision online.account.balance_overflow,
-002:L3068-3070; casino/cage/credits.py).
+002:L3068-3070; casino/wallet.py).
 
 The writes run through the one command runner (casino/runner.py): each is a
 command (`load`: the pool stream's version first, then the state it
@@ -76,9 +76,9 @@ from django.db.models import Q, Sum
 from django_fsm import can_proceed
 
 from casino import clock
-from casino.cage.commands import account_ceiling
-from casino.cage.credits import PlayerCredit, credit_players, overflow_blocks
-from casino.cage.events import OVERFLOW_KEY, gaming_account
+from casino.wallet import account_ceiling
+from casino.wallet import PlayerCredit, credit_players, overflow_blocks
+from casino.accounts import OVERFLOW_KEY, gaming_account
 from casino.compliance.pipeline import venue_day
 from casino.poker.events import HAND_STARTED, TABLE_OPENED, table_stream
 from casino.rules import queries as rules
@@ -87,10 +87,10 @@ from casino.roles import four_eyes_payload, same_person, two_person_rule
 from casino.runner import (BaseCommand, Call, Decision, Rejection, RunnerError, RunnerErrorCode,
                            run)
 from ledger import InvariantViolation, Metadata, NewEvent, Posting, RecordedEvent
-from ledger.errors import BalanceMaxExceeded, LedgerError
-from ledger.models import Account, AccountType, Event
+from ledger import BalanceMaxExceeded, LedgerError
+from ledger.read import Account, AccountType, Event
 from ledger.read import stream_events
-from ledger.store import load_events, stream_version
+from ledger.read import events as load_events, stream_version
 
 from . import engine
 from .accounts import (
@@ -1163,7 +1163,7 @@ def pay_hit(*, hit_id: str, actor: str, idempotency_key: str | None = None) -> H
     day's end on top of it (000:L2872-2873), so the next jackpot is the base
     plus the drops rolled up after the hit, whenever the payment is made
     (decision jackpots.payout.top_up). Each share is credited up to the gaming account's
-    ceiling, the rest to `bank/<venue>/payouts_due` (casino/cage/credits.py);
+    ceiling, the rest to `bank/<venue>/payouts_due` (casino/wallet.py);
     a fixed progressive prize larger than the pool is first funded by the
     casino (`base_topped_up`, reason shortfall). Gaming accounts a share
     goes to are opened (cage terms) in the append's transaction. Raises
@@ -1201,7 +1201,7 @@ class PayHitCommand(BaseCommand[PayContext, HitResult]):
             # Each share up to the gaming account's ceiling, the rest owed to
             # the player's bank account (decision
             # online.account.balance_overflow, 002:L3068-3070;
-            # casino/cage/credits.py, which opens payouts_due if needed).
+            # casino/wallet.py, which opens payouts_due if needed).
             credits = credit_players(owed, currency=pool.currency, venue=pool.venue,
                                      on=state.day,
                                      metadata=Metadata(actor=state.actor, source=SOURCE))

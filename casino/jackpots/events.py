@@ -39,7 +39,7 @@ approvals and payouts of the pool. Payloads (amounts in minor units):
                             pool +amount, each player/<id>/account -share
                             up to its ceiling and bank/<venue>/payouts_due
                             -the rest, then an `overflow` list
-                            (casino/cage/credits.py, decision
+                            (casino/wallet.py, decision
                             online.account.balance_overflow)
     base_topped_up          hit_id, reason (base_guarantee, or shortfall: a
                             fixed progressive prize larger than the pool,

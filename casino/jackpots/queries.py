@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from ledger.models import Account
+from ledger.read import Account
 
 from .accounts import pool_key
 from .errors import JackpotError, JackpotErrorCode

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from .models import Machine, MachineDay, Premises, Voucher
 

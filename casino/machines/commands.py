@@ -51,7 +51,7 @@ from typing import Any, Mapping, Sequence
 
 from django.db import transaction
 
-from casino.cage.events import cage_cash
+from casino.accounts import cage_cash
 from casino.compliance.checks import AttemptContext, Figure, run_checks
 from casino.compliance.pipeline import Attempt, load_context, venue_day
 from casino.errors import CodedError
@@ -60,9 +60,9 @@ from casino.rules.cache import cached
 from casino.rules.models import Venue, VenueType
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, Posting, RecordedEvent
-from ledger.errors import InsufficientFunds, LedgerError
-from ledger.models import Account, AccountType
-from ledger.store import recorded_request, stream_version
+from ledger import InsufficientFunds, LedgerError
+from ledger.read import Account, AccountType
+from ledger.read import recorded_request, stream_version
 
 from .errors import MachinesError, MachinesErrorCode as Code, MachinesRule as Rule
 from .errors import PlacementRejected, RoundRejected

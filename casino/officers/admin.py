@@ -30,7 +30,7 @@ from casino.compliance.cases import (
 from casino.compliance.models import Alert, Case, CaseState
 from casino.errors import CodedError
 from casino.roles import Role, has_role
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from . import queries
 

@@ -43,8 +43,8 @@ from casino.compliance.models import (
     Correction,
     CorrectionState,
 )
-from ledger.models import Account, Event, natural_sign
-from ledger.store import head
+from ledger.read import Account, Event, natural_sign
+from ledger.read import head
 
 from .formatting import EventView, PostingView, Rendered, render
 

@@ -97,7 +97,7 @@ def player_timeline(request, player_id: str):
     _require_reader(request)
     from casino.players.models import Player
 
-    from ledger.models import Account
+    from ledger.read import Account
 
     player = Player.objects.filter(id=player_id).first()
     summary = {}

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
+from ledger import ReadOnlyAdmin, ReadOnlyInline
 
 from .models import Player, PlayerLimit
 

@@ -25,7 +25,7 @@ from casino.rules.models import RulebookVersion, Venue
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, RecordedEvent
-from ledger.store import stream_version
+from ledger.read import stream_version
 
 from .errors import PlayerError, PlayerErrorCode
 from .events import (
@@ -94,9 +94,7 @@ def _limit_cite(context: "PlayerContext") -> str:
 
 
 def _venue_day(venue: Venue, at: dt.datetime) -> dt.date:
-    # Imported here: the compliance pipeline imports this module.
-    from casino.compliance.pipeline import venue_day
-    return venue_day(venue, at)
+    return rules.venue_day(venue, at)
 
 
 class RegisterPlayer(BaseCommand[PlayerContext, Player]):

@@ -6,7 +6,7 @@ Every row is a projection of events; the chips themselves are the ledger's
 
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from .models import Hand, Seat, Table
 

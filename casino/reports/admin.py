@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from casino.roles import Role, has_role
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from .journal import FORMATS, PARTS, check_range
 from .errors import ReportsError

@@ -54,7 +54,7 @@ from typing import Any
 
 from django.db import connection
 
-from ledger.models import natural_sign
+from ledger.read import natural_sign
 
 from . import chart
 from .reading import (

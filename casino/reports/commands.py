@@ -41,9 +41,9 @@ from casino.rules.models import Venue
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import NewEvent, RecordedEvent, verify_chain
-from ledger.models import Event
+from ledger.read import Event
 from ledger.read import stream_events
-from ledger.store import stream_version
+from ledger.read import stream_version
 
 from .close import compute_close
 from .errors import ReportsError, ReportsErrorCode
@@ -285,7 +285,7 @@ def seal_ended_days(*, actor: str = "celery", at: dt.datetime | None = None
 
 
 def _hash_at(position: int) -> str:
-    from ledger.canonical import GENESIS_HASH
+    from ledger import GENESIS_HASH
 
     if position == 0:
         return GENESIS_HASH

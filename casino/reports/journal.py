@@ -337,7 +337,7 @@ def write_xlsx(first: dt.date, last: dt.date, *, head: Head | None = None) -> Xl
 
 def _created(head: Head) -> dt.datetime:
     """The workbook's creation time: the head event's (stable per head)."""
-    from ledger.models import Event
+    from ledger.read import Event
 
     recorded = (Event.objects.filter(position=head.position)
                 .values_list("recorded_at", flat=True).first())

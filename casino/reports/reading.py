@@ -18,8 +18,8 @@ from typing import Iterator
 
 from django.db import connection
 
-from ledger.models import Event
-from ledger.store import head
+from ledger.read import Event
+from ledger.read import head
 
 from .errors import ReportsError, ReportsErrorCode
 
@@ -45,7 +45,7 @@ def head_at(position: int | None = None) -> Head:
                            " is not in the log", head_position=current_position,
                            position=position)
     if position == 0:
-        from ledger.canonical import GENESIS_HASH
+        from ledger import GENESIS_HASH
 
         return Head(0, GENESIS_HASH)
     return Head(position, Event.objects.values_list("hash", flat=True).get(position=position))

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
 from ledger import Metadata, NewEvent, RecordedEvent
-from ledger.store import stream_version
+from ledger.read import stream_version
 
 from .errors import RulesError, RulesErrorCode
 from .events import RULEBOOK_LOADED, VENUE_REGISTERED, rulebook_stream, venue_stream

@@ -7,7 +7,7 @@ ledger.admin.
 
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin
+from ledger import ReadOnlyAdmin
 
 from .models import Entrant, Tournament
 

@@ -23,7 +23,7 @@ gaming account. The ledger refuses a purchase above the account's balance
 is credited up to the gaming account's ceiling and the rest to
 `bank/<venue>/payouts_due`, with an `overflow` block in the payload
 (decision online.account.balance_overflow, 002:L3068-3070;
-casino/cage/credits.py). The append also expects the version of each
+casino/wallet.py). The append also expects the version of each
 credited player's stream, so a deposit racing the split makes it stale and
 the runner splits again from a new read.
 
@@ -51,9 +51,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from django_fsm import can_proceed
 
-from casino.cage.commands import account_ceiling
-from casino.cage.credits import PlayerCredit, overflow_blocks, split_credit
-from casino.cage.events import OVERFLOW_KEY, gaming_account, payouts_due
+from casino.wallet import account_ceiling
+from casino.wallet import PlayerCredit, overflow_blocks, split_credit
+from casino.accounts import OVERFLOW_KEY, gaming_account, payouts_due
 from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.pipeline import (
     Attempt,
@@ -67,9 +67,9 @@ from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
-from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
-from ledger.models import Account, AccountType, Stream
-from ledger.store import stream_version
+from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
+from ledger.read import Account, AccountType, Stream
+from ledger.read import stream_version
 
 from . import events as ev
 from .engine import EngineError, PayoutStructure, Price, Transfer
@@ -880,7 +880,7 @@ def _split_credits(postings: Sequence[Posting], *, venue: str, currency: str,
 
     Decision online.account.balance_overflow (002:L3068-3070): the part of a
     payout above the account's ceiling goes to `bank/<venue>/payouts_due`,
-    owed to the player's bank account (casino/cage/credits.py). Debits (a
+    owed to the player's bank account (casino/wallet.py). Debits (a
     purchase) stay as they are: the ledger refuses an overdraft. `accounts`
     holds the balance and maximum read of each credited account that exists;
     one not opened yet starts at 0 under `ceiling_new`.

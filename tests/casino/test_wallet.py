@@ -1,4 +1,4 @@
-"""The shared ceiling split for credits to a gaming account (casino/cage/credits.py).
+"""The shared ceiling split for credits to a gaming account (casino/wallet.py).
 
 002:L3070: the online gaming account holds at most EUR 5,000; ray-online decision
 online.account.balance_overflow (002:L3068-3070): a deposit over it is refused, a win
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from casino.cage.commands import deposit
-from casino.cage.credits import (
+from casino.wallet import (
     accounts_to_open,
     credit_player,
     credit_players,

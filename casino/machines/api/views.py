@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from casino.api import ErrorSerializer, KeyedWriteView, write_schema
 from casino.roles import Role
-from ledger.models import Account
+from ledger.read import Account
 
 from .. import commands
 from ..errors import MachinesError, MachinesErrorCode

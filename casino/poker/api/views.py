@@ -97,7 +97,7 @@ class TableDetailsView(_PokerView):
     @extend_schema(summary="A poker table",
                    responses={200: TableDetailsSerializer, 404: ErrorSerializer})
     def get(self, request: Request, table_id: str) -> Response:
-        from ledger.models import Account
+        from ledger.read import Account
 
         table = Table.objects.filter(id=table_id).first()
         if table is None:

@@ -11,8 +11,8 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import CharField, OuterRef, Subquery, Value
 from django.db.models.functions import Cast, Concat, JSONObject
 
-from casino.cage.commands import account_ceiling
-from casino.cage.events import cage_cash, gaming_account
+from casino.wallet import account_ceiling
+from casino.accounts import cage_cash, gaming_account
 from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.events import ALERT_RAISED
 from casino.compliance.pipeline import Attempt, load_context as load_compliance
@@ -22,7 +22,7 @@ from casino.rules.models import Figure, RulebookVersion, Venue
 from casino.rules.queries import venue_day
 from casino.runner import BaseCommand, Call, Rejection
 from ledger import InvariantViolation, NewEvent, RecordedEvent
-from ledger.models import AccountType, Stream
+from ledger.read import AccountType, Stream
 
 from .. import engine, signals, snapshots
 from ..errors import PokerError, PokerErrorCode as Code

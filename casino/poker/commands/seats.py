@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from casino.cage.credits import PlayerCredit, accounts_to_open, credit_players
-from casino.cage.events import OVERFLOW_KEY
+from casino.wallet import PlayerCredit, accounts_to_open, credit_players
+from casino.accounts import OVERFLOW_KEY
 from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.pipeline import Attempt, load_context, rejection, verdict_record
 from casino.rules import queries as rules
@@ -15,8 +15,8 @@ from casino.rules.models import RulebookVersion, Venue
 from casino.rules.queries import venue_day
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, Posting, RecordedEvent
-from ledger.errors import BalanceMaxExceeded, InsufficientFunds, LedgerError
-from ledger.models import Account
+from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
+from ledger.read import Account
 
 from .. import evening
 from ..errors import PokerError, PokerErrorCode as Code
@@ -289,7 +289,7 @@ class CashOut(BaseCommand[CashOutContext, SeatResult]):
     name = "poker.cash_out"
     source = SOURCE
     # A deposit committed after the ceiling split was read
-    # (casino/cage/credits.py): split again from a new read.
+    # (casino/wallet.py): split again from a new read.
     retry_on = (BalanceMaxExceeded,)
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> CashOutContext:

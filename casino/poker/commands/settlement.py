@@ -17,7 +17,7 @@ from casino.rules.models import Venue
 from casino.rules.queries import venue_day
 from casino.runner import Call, Decision, run
 from ledger import InvariantViolation, NewEvent, Posting
-from ledger.models import Event
+from ledger.read import Event
 
 from .. import engine
 from ..errors import PokerError, PokerErrorCode as Code

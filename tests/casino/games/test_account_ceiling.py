@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.db.models import Sum
 
-from casino.cage import credits
+from casino import wallet as credits
 from casino.cage.commands import deposit
-from casino.cage.events import gaming_account, payouts_due
+from casino.accounts import gaming_account, payouts_due
 from casino.games import commands
 from ledger import verify_chain
 from ledger.models import Event, Posting
