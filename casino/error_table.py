@@ -51,6 +51,7 @@ STATUS: dict[str, int] = {
     "games.stake_above_maximum": 422,
     "games.raise_not_allowed": 422,
     "games.side_bet_alone": 422,
+    "games.bank_rule": 422,
     "games.invalid_outcome": 422,
     "games.round_disputed": 409,
     "games.not_compliance_officer": 403,

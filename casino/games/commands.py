@@ -84,6 +84,7 @@ from ledger.read import stream_version
 from . import signals
 from .engine import GAMES, BetIn, BetInvalid, OutcomeInvalid, Settled
 from .errors import GamesError, GamesErrorCode as Code
+from .history import previous_round
 from .events import (
     BET_PLACED,
     BET_REJECTED,
@@ -538,10 +539,24 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[BetAtVersion], 
                           f"the player already has the maximum {cap} on {bet_kind.position}",
                           limit_minor=cap, amount_minor=stake_minor, cite=cite,
                           decision="games.pooling"), (cap, cite)
-    stake_room = getattr(GAMES[table.game], "stake_room", None)
+    engine = GAMES[table.game]
+    placed = [(b.player_id, b.kind, b.stake_minor) for b in ctx.bets]
+    bank_refusal = getattr(engine, "bank_refusal", None)
+    if bank_refusal is not None:
+        # A player bank's own rules (player-banked Pai Gow, Baccara: issue 22),
+        # some of them read off the table's previous settled round.
+        looks_back = getattr(engine, "looks_back", None)
+        previous = (previous_round(table.id, ctx.round.number)
+                    if looks_back is not None and looks_back("bet", table.config) else None)
+        broken = bank_refusal(bet_kind.kind, player_id, stake_minor, placed, previous,
+                              table.config)
+        if broken is not None:
+            return GamesError(Code.BANK_RULE, broken["message"], amount_minor=stake_minor,
+                              **{k: v for k, v in broken.items() if k != "message"}
+                              ), (cap, cite)
+    stake_room = getattr(engine, "stake_room", None)
     if stake_room is not None:
-        game_room = stake_room(bet_kind.kind, player_id,
-                               [(b.player_id, b.kind, b.stake_minor) for b in ctx.bets])
+        game_room = stake_room(bet_kind.kind, player_id, placed, config=table.config)
         if game_room is not None:
             if game_room[0] <= 0:
                 return GamesError(Code.STAKE_ABOVE_MAXIMUM,
@@ -593,8 +608,14 @@ class RecordOutcome(_RoundCommand):
         clean = refusal = None
         if ctx.round.state == RoundState.CLOSED:
             engine = GAMES[ctx.table.game]
+            facts = dict(outcome)
+            looks_back = getattr(engine, "looks_back", None)
+            if looks_back is not None and looks_back("outcome", ctx.table.config):
+                # The previous round is read here, never taken from the client.
+                facts["previous_round"] = previous_round(ctx.table.id, ctx.round.number)
+                facts["round_players"] = {b.id: b.player_id for b in ctx.bets}
             try:
-                clean = engine.check_outcome(dict(outcome), ctx.table.config, ctx.bet_inputs,
+                clean = engine.check_outcome(facts, ctx.table.config, ctx.bet_inputs,
                                              ctx.tables)
                 engine.settle(ctx.bet_inputs, clean, ctx.tables, ctx.table.config)
             except (OutcomeInvalid, KeyError, ValueError) as error:

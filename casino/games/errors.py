@@ -38,6 +38,11 @@ class GamesErrorCode(StrEnum):
     """A side bet without its main bet (THB bonus, UTH trips, progressives), or a
     later raise without the earlier one (Dynamic's river after the turn)
     (recorded): 422."""
+    BANK_RULE = "games.bank_rule"
+    """A stake a player bank's rules refuse (recorded): 422. Baccara: a continuing
+    bank below or above the previous bank plus its winnings, a bank kept after a
+    punto win (002:L2817-2819), banco solo, avec or avec la table of the wrong size;
+    player-banked Pai Gow: a second bank, or the banker playing a box (002:L2623)."""
     INVALID_OUTCOME = "games.invalid_outcome"
     """Outcome facts impossible under the game's rules (recorded): 422."""
     ROUND_DISPUTED = "games.round_disputed"

@@ -205,20 +205,33 @@ class PuntoBanco:
 BACCARA_PAYOUTS = "games.baccara.payouts"
 
 
+PUNTO_SIDE = ("punto", "banco_solo", "avec_la_table")
+BANK_SIDE = ("banco", "banco_avec")
+
+
 class Baccara:
     """Baccara, chemin-de-fer style: one player holds the bank, the others play punto.
 
     The casino only organises and takes 5 % of the punto stakes the bank
     wins (002:L2803, L2813). The bank (`banco`, one player, placed first)
-    covers the punto stakes: together they may not exceed it, the part above
-    is void (002:L2811, decision games.baccara.cover). A bank win takes the
-    punto stakes less the commission; a punto win is paid 1:1 out of the bank
-    and the bank gets back what was not needed (002:L2815); a tie pushes
-    every stake (decision games.baccara.tie). The coup follows the Baccara
-    drawing table, with the options of punto on 5 and banco on 3-vs-9 and
-    5-vs-4 given as `choices` {"punto": drew?, "banco": drew?}. The house's
-    result is the commission alone. Continuing and passing the bank, banco
-    solo and avec are not offered (decision games.baccara.bank_only).
+    covers the punto side: together its stakes may not exceed it, the part
+    above is void (002:L2811, decision games.baccara.cover). A bank win takes
+    the punto side's stakes less the commission; a punto win is paid 1:1 out
+    of the bank and the bank gets back what was not needed (002:L2815); a tie
+    pushes every stake (decision games.baccara.tie). The coup follows the
+    Baccara drawing table, with the options of punto on 5 and banco on 3-vs-9
+    and 5-vs-4 given as `choices` {"punto": drew?, "banco": drew?}.
+
+    The bank rules (002:L2817-2827, decision games.baccara.player_bank), read
+    against the table's previous settled round (decision games.previous_round):
+    a banker who won or tied and keeps the bank stakes exactly the previous
+    bank plus its winnings (what the bank got back); after a punto win the
+    banker passes the bank; `banco_avec` joins the bank with exactly half the
+    banker's stake and shares its result pro rata; `banco_solo` plays the
+    whole bank alone (no other punto stake), and then both sides draw or
+    stand freely unless one holds a natural (002:L2869); `avec_la_table`
+    stakes exactly half the bank against it, the others together the rest.
+    The house's result is the commission alone.
     """
 
     id = "baccara"
@@ -229,28 +242,88 @@ class Baccara:
             raise BetInvalid("baccara takes no table options")
         return {}
 
-    def bet_kind(self, kind, spec, tables, config) -> BetKind:
-        if kind not in ("banco", "punto"):
-            raise BetInvalid(f"baccara has no bet {kind!r}; one of banco, punto")
-        return BetKind(kind, {}, find_row(tables[BACCARA_PAYOUTS], kind)["bet_unit"], kind)
+    @staticmethod
+    def looks_back(phase: str, config) -> bool:
+        """The bank rules read the previous round when a stake is placed."""
+        return phase == "bet"
 
-    def stake_room(self, kind: str, player_id: str, placed: Sequence[tuple[str, str, int]]
-                   ) -> tuple[int, str] | None:
+    def bet_kind(self, kind, spec, tables, config) -> BetKind:
+        if kind not in BANK_SIDE + PUNTO_SIDE:
+            raise BetInvalid(f"baccara has no bet {kind!r}; one of"
+                             f" {', '.join(BANK_SIDE + PUNTO_SIDE)}")
+        row = find_row(tables[BACCARA_PAYOUTS], "banco" if kind in BANK_SIDE else "punto")
+        return BetKind(kind, {}, row["bet_unit"], kind)
+
+    def bank_refusal(self, kind, player_id, stake_minor, placed, previous, config):
+        """The bank's rules (002:L2811, L2817-2827); None when the stake may go on."""
+        banco = [(p, s) for p, k, s in placed if k == "banco"]
+        avec = [s for _, k, s in placed if k == "banco_avec"]
+        punto_side = [(p, k, s) for p, k, s in placed if k in PUNTO_SIDE]
+        bank = sum(s for _, s in banco) + sum(avec)
+        if kind == "banco":
+            if banco and banco[0][0] != player_id:
+                return {"message": "the bank is already held this coup", "cite": "002:L2811"}
+            if banco or avec or punto_side:
+                return {"message": "the bank is put up once, before the other stakes",
+                        "cite": "002:L2811", "decision": "games.baccara.cover"}
+            return self._continuation(player_id, stake_minor, previous)
+        if not banco:
+            return {"message": "no bank to play against", "cite": "002:L2811"}
+        if any(p == player_id for p, _ in banco):
+            return {"message": "the banker plays no other stake in the coup",
+                    "cite": "002:L2811", "decision": "games.baccara.cover"}
+        half = banco[0][1] // 2
+        if kind == "banco_avec":
+            if avec or punto_side or stake_minor != half:
+                return {"message": f"banco avec is placed once, before the punto side, with"
+                                   f" exactly half the bank ({half})", "cite": "002:L2825",
+                        "limit_minor": half, "decision": "games.baccara.player_bank"}
+            return None
+        if any(k == "banco_solo" for _, k, _ in punto_side):
+            return {"message": "banco solo plays the whole bank alone", "cite": "002:L2823"}
+        if kind == "banco_solo":
+            if punto_side or stake_minor != bank:
+                return {"message": f"banco solo is the first punto stake and the whole bank"
+                                   f" ({bank})", "cite": "002:L2823", "limit_minor": bank,
+                        "decision": "games.baccara.player_bank"}
+            return None
+        if kind == "avec_la_table":
+            if (any(k == "avec_la_table" for _, k, _ in punto_side)
+                    or stake_minor != bank // 2):
+                return {"message": f"avec la table is one stake of exactly half the bank"
+                                   f" ({bank // 2})", "cite": "002:L2827",
+                        "limit_minor": bank // 2, "decision": "games.baccara.player_bank"}
+        return None
+
+    @staticmethod
+    def _continuation(player_id, stake_minor, previous):
+        """002:L2817-2819: continue at bank plus winnings; pass after a punto win."""
+        if previous is None:
+            return None
+        last = next((b for b in previous["bets"] if b["kind"] == "banco"), None)
+        if last is None or last["player_id"] != player_id:
+            return None
+        if last["result"] == "lose":
+            return {"message": "punto won the last coup: the bank passes to the next player",
+                    "cite": "002:L2819", "previous_round": previous["round_id"]}
+        if stake_minor != last["returned_minor"]:
+            return {"message": f"a continuing bank stakes the previous bank plus its winnings"
+                               f" ({last['returned_minor']})", "cite": "002:L2817",
+                    "limit_minor": last["returned_minor"],
+                    "previous_round": previous["round_id"]}
+        return None
+
+    def stake_room(self, kind: str, player_id: str, placed: Sequence[tuple[str, str, int]],
+                   config: Mapping[str, Any] | None = None) -> tuple[int, str] | None:
         """How much more this stake may be: the bank bounds the punto side.
 
         `placed` lists (player_id, kind, stake) of the round's bets so far.
         """
-        bank = [(p, s) for p, k, s in placed if k == "banco"]
-        if kind == "banco":
-            if any(p != player_id for p, _ in bank):
-                return 0, "002:L2811"           # one bank per coup
-            if any(k == "punto" for _, k, _ in placed):
-                return 0, "002:L2811"           # the bank is put up first
+        if kind in BANK_SIDE:
             return None
-        if not bank or bank[0][0] == player_id:
-            return 0, "002:L2811"               # no bank to play against, or one's own
-        covered = sum(s for _, k, s in placed if k == "punto")
-        return max(sum(s for _, s in bank) - covered, 0), "002:L2811"
+        bank = sum(s for _, k, s in placed if k in BANK_SIDE)
+        covered = sum(s for _, k, s in placed if k in PUNTO_SIDE)
+        return max(bank - covered, 0), "002:L2811"
 
     def check_outcome(self, outcome, config, bets, tables) -> dict[str, Any]:
         punto = parse_cards(outcome.get("punto"), what="punto")
@@ -259,8 +332,10 @@ class Baccara:
         if not isinstance(choices, Mapping) or not all(
                 k in ("punto", "banco") and isinstance(v, bool) for k, v in choices.items()):
             raise OutcomeInvalid("choices maps punto and/or banco to whether it drew")
-        if any(b.kind == "punto" for b in bets) and not any(b.kind == "banco" for b in bets):
+        if any(b.kind in PUNTO_SIDE for b in bets) and not any(b.kind == "banco" for b in bets):
             raise OutcomeInvalid("punto stakes without a bank")
+        if any(b.kind == "banco_solo" for b in bets):
+            return {**_free_coup(punto, banco), "choices": {}, "banco_solo": True}
         coup = check_coup(tables[BACCARA_DRAWING], punto, banco, choices)
         return {**coup, "choices": dict(choices)}
 
@@ -268,29 +343,55 @@ class Baccara:
         rows = tables[BACCARA_PAYOUTS]
         p, b = outcome["punto_total"], outcome["banco_total"]
         facts = {"punto_total": p, "banco_total": b}
-        punto_total = sum(bet.stake_minor for bet in bets if bet.kind == "punto")
+        punto_total = sum(bet.stake_minor for bet in bets if bet.kind in PUNTO_SIDE)
+        bank_bets = [bet for bet in bets if bet.kind in BANK_SIDE]
+        bank_total = sum(bet.stake_minor for bet in bank_bets)
         banco_row, punto_row, tie_row = (find_row(rows, k) for k in ("banco", "punto", "tie"))
         settled = []
         for bet in bets:
-            row = banco_row if bet.kind == "banco" else punto_row
             if p == b:
                 settled.append(push(bet, BACCARA_PAYOUTS, tie_row, tie_row["cite"], **facts))
-            elif bet.kind == "punto":
-                settled.append(pay(bet, BACCARA_PAYOUTS, row, **facts) if p > b
-                               else lose(bet, BACCARA_PAYOUTS, row, row["cite"], **facts))
-            elif b > p:
-                won = punto_total * int(row["pays"])
-                commission = commission_of(won, int(row["commission_basis_points"]))
-                returned = bet.stake_minor + won - commission
-                settled.append(Settled(bet.bet_id, bet.stake_minor, returned,
-                                       result_of(bet.stake_minor, returned), BACCARA_PAYOUTS,
-                                       row["id"], row["cite"], commission,
-                                       {**facts, "punto_covered_minor": punto_total}))
-            else:
-                returned = bet.stake_minor - punto_total   # punto paid out of the bank
-                lost_row = find_row(rows, "punto")
-                settled.append(Settled(bet.bet_id, bet.stake_minor, returned,
-                                       "lose" if punto_total else "push", BACCARA_PAYOUTS,
-                                       lost_row["id"], lost_row["cite"], 0,
-                                       {**facts, "punto_covered_minor": punto_total}))
-        return settled
+            elif bet.kind in PUNTO_SIDE:
+                settled.append(pay(bet, BACCARA_PAYOUTS, punto_row, **facts) if p > b
+                               else lose(bet, BACCARA_PAYOUTS, punto_row, punto_row["cite"],
+                                         **facts))
+        if p == b:
+            return settled
+        # The bank's result, shared by banco and banco avec pro rata (002:L2825).
+        won = punto_total * int(banco_row["pays"]) if b > p else -punto_total
+        commission = (commission_of(won, int(banco_row["commission_basis_points"]))
+                      if won > 0 else 0)
+        shares = _pro_rata(won - commission, bank_bets, bank_total)
+        commissions = _pro_rata(commission, bank_bets, bank_total)
+        row = banco_row if b > p else punto_row
+        for bet in bank_bets:
+            returned = bet.stake_minor + shares[bet.bet_id]
+            result = (result_of(bet.stake_minor, returned) if won >= 0
+                      else ("lose" if punto_total else "push"))
+            settled.append(Settled(bet.bet_id, bet.stake_minor, returned, result,
+                                   BACCARA_PAYOUTS, row["id"], row["cite"],
+                                   commissions[bet.bet_id],
+                                   {**facts, "punto_covered_minor": punto_total,
+                                    "bank_minor": bank_total}))
+        order = {bet.bet_id: n for n, bet in enumerate(bets)}
+        return sorted(settled, key=lambda s: order[s.bet_id])
+
+
+def _pro_rata(amount: int, bank_bets, bank_total: int) -> dict[str, int]:
+    """`amount` split by stake; the banker (the banco bet) takes the odd cents."""
+    shares = {bet.bet_id: (amount * bet.stake_minor // bank_total
+                           if bet.kind == "banco_avec" else 0) for bet in bank_bets}
+    banker = next(bet for bet in bank_bets if bet.kind == "banco")
+    shares[banker.bet_id] = amount - sum(shares.values())
+    return shares
+
+
+def _free_coup(punto: Sequence[str], banco: Sequence[str]) -> dict[str, Any]:
+    """Banco solo (002:L2869): each side draws or stands freely, but a two-card 8 or 9
+    ends the coup for both."""
+    if len(punto) not in (2, 3) or len(banco) not in (2, 3):
+        raise OutcomeInvalid("punto and banco each hold two or three cards")
+    if max(total(punto[:2]), total(banco[:2])) >= 8 and (len(punto) == 3 or len(banco) == 3):
+        raise OutcomeInvalid("a two-card 8 or 9 ends the coup: no third card (002:L2869)")
+    return {"punto": list(punto), "banco": list(banco),
+            "punto_total": total(punto), "banco_total": total(banco)}

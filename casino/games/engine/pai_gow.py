@@ -35,12 +35,14 @@ from .common import (
     OutcomeInvalid,
     Settled,
     box_bet,
+    commission_of,
     distinct,
     find_row,
     lose,
     parse_cards,
     pay,
     push,
+    result_of,
 )
 
 PAYOUTS = "games.pai_gow_poker.payouts"
@@ -292,20 +294,86 @@ def _hand(value: Any, what: str, count: int) -> list[str]:
 
 
 class PaiGowPoker:
+    """Pai Gow Poker, banked by the house or, in turn, by a player (002:L2623).
+
+    Table option `bank`: `house` (default) or `player`. With a player bank
+    (decision games.pai_gow.player_bank): the banker's `bank` bet (one per
+    round, placed first, on the banker's box) covers the other boxes' `bet`
+    stakes and the dealer's stake together; the banker sets their own seven
+    cards (`banker`: {front, back}) and plays no box. Every box plays the
+    banker's hand as it plays the house's: both hands better wins 1:1 less
+    the row's commission, one each pushes, a copy goes to the bank, a foul
+    loses. The dealer plays the house's seven cards (set by the house way)
+    against the banker with `dealer_stake_minor`, at most what the banker
+    staked against the bank in the previous settled round (read by the app,
+    `previous_round`; none: the dealer does not play). The banker's net win
+    (boxes and dealer together) pays the house a 5 % commission
+    (`bank_net_win` row, 002:L2623); a net loss pays none. The house's own
+    result is the dealer's stake alone.
+    """
+
     id = "pai_gow_poker"
     tables = (PAYOUTS,)
 
+    @staticmethod
+    def looks_back(phase: str, config) -> bool:
+        """The app reads the previous round for a player bank's outcome only."""
+        return phase == "outcome" and config.get("bank") == "player"
+
     def configure(self, config, tables):
-        if config:
-            raise BetInvalid("pai gow poker takes no table options")
+        bank = config.get("bank", "house")
+        if set(config) - {"bank"} or bank not in ("house", "player"):
+            raise BetInvalid("pai gow poker takes `bank`: house or player (002:L2623)")
+        if bank == "player":
+            find_row(tables[PAYOUTS], "bank_net_win")
+            return {"bank": "player"}
         return {}
 
     def bet_kind(self, kind, spec, tables, config) -> BetKind:
+        if config.get("bank") == "player":
+            return box_bet(self.id, kind, spec, {"bet": BoxBet(), "bank": BoxBet()})
         return box_bet(self.id, kind, spec, {"bet": BoxBet()})
 
+    def bank_refusal(self, kind, player_id, stake_minor, placed, previous, config):
+        """One bank per round, put up first; the banker plays no box (002:L2623)."""
+        if config.get("bank") != "player":
+            return None
+        bankers = [p for p, k, _ in placed if k == "bank"]
+        if kind == "bank":
+            if bankers:
+                return {"message": "the bank is already held this round", "cite": "002:L2623"}
+            if placed:
+                return {"message": "the bank is put up before the boxes", "cite": "002:L2623",
+                        "decision": "games.pai_gow.player_bank"}
+            return None
+        if not bankers:
+            return {"message": "no bank to play against: the banker puts it up first",
+                    "cite": "002:L2623", "decision": "games.pai_gow.player_bank"}
+        if bankers[0] == player_id:
+            return {"message": "the banker plays no box against their own bank",
+                    "cite": "002:L2623", "decision": "games.pai_gow.player_bank"}
+        return None
+
+    def stake_room(self, kind, player_id, placed, config=None):
+        """The boxes together stake at most the bank (decision games.pai_gow.player_bank)."""
+        if (config or {}).get("bank") != "player" or kind != "bet":
+            return None
+        bank = sum(s for _, k, s in placed if k == "bank")
+        covered = sum(s for _, k, s in placed if k == "bet")
+        return max(bank - covered, 0), "002:L2623"
+
     def check_outcome(self, outcome, config, bets, tables) -> dict[str, Any]:
-        dealer = _hand(outcome.get("dealer"), "dealer", 7)
-        boxes_in = outcome.get("boxes")
+        player_bank = config.get("bank") == "player"
+        facts = {k: v for k, v in outcome.items()
+                 if k not in ("previous_round", "round_players")}
+        extra = {}
+        if player_bank:
+            extra = self._bank_facts(outcome, bets, outcome.get("previous_round"))
+            facts.pop("banker"), facts.pop("dealer_stake_minor", None)
+        elif outcome.get("banker") is not None or outcome.get("dealer_stake_minor") is not None:
+            raise OutcomeInvalid("the house banks this table: no banker and no dealer stake")
+        dealer = _hand(facts.get("dealer"), "dealer", 7)
+        boxes_in = facts.get("boxes")
         if not isinstance(boxes_in, Mapping):
             raise OutcomeInvalid("boxes maps each box to its {front, back} setting")
         boxes: dict[str, dict[str, list[str]]] = {}
@@ -314,42 +382,127 @@ class PaiGowPoker:
                 raise OutcomeInvalid(f"box {key}: give front (2 cards) and back (5 cards)")
             boxes[str(int(key))] = {"front": _hand(setting.get("front"), f"box {key} front", 2),
                                     "back": _hand(setting.get("back"), f"box {key} back", 5)}
-        missing = {str(b.spec["box"]) for b in bets} - set(boxes)
+        box_bets = [b for b in bets if b.kind == "bet"]
+        missing = {str(b.spec["box"]) for b in box_bets} - set(boxes)
         if missing:
             raise OutcomeInvalid(f"no cards for box(es) {', '.join(sorted(missing))}")
         every = dealer + [c for s in boxes.values() for c in s["front"] + s["back"]]
+        if player_bank:
+            every += extra["banker"]["front"] + extra["banker"]["back"]
         distinct(every, "pai gow poker uses one deck and one joker")
         front, back = house_way(dealer)
-        declared = outcome.get("dealer_front")
+        declared = facts.get("dealer_front")
         if declared is not None and sorted(_hand(declared, "dealer_front", 2)) != sorted(front):
             raise OutcomeInvalid(f"the house way puts {' '.join(front)} in the dealer's front,"
                                  f" not {declared} (002:L2490)")
-        return {"dealer": dealer, "dealer_front": front, "dealer_back": back, "boxes": boxes}
+        return {"dealer": dealer, "dealer_front": front, "dealer_back": back, "boxes": boxes,
+                **extra}
+
+    @staticmethod
+    def _bank_facts(outcome, bets, previous) -> dict[str, Any]:
+        """The banker's setting and the dealer's stake, capped by the previous round."""
+        banks = [b for b in bets if b.kind == "bank"]
+        if len(banks) != 1:
+            raise OutcomeInvalid("a player-banked round has exactly one bank")
+        banker = outcome.get("banker")
+        if not isinstance(banker, Mapping):
+            raise OutcomeInvalid("banker: give the banker's own front (2) and back (5)")
+        setting = {"front": _hand(banker.get("front"), "banker front", 2),
+                   "back": _hand(banker.get("back"), "banker back", 5)}
+        stake = outcome.get("dealer_stake_minor", 0)
+        if type(stake) is not int or stake < 0:
+            raise OutcomeInvalid("dealer_stake_minor must be a whole number of cents, 0 or more")
+        banker_id = (outcome.get("round_players") or {}).get(banks[0].bet_id)
+        cap, cap_round = 0, None
+        if previous is not None:
+            cap_round = previous["round_id"]
+            cap = sum(b["stake_minor"] for b in previous["bets"]
+                      if b["kind"] == "bet" and b["player_id"] == banker_id)
+        if stake > cap:
+            raise OutcomeInvalid(f"the dealer plays the banker with at most the banker's"
+                                 f" stake against the bank in the previous round ({cap})"
+                                 " (002:L2623)")
+        covered = sum(b.stake_minor for b in bets if b.kind == "bet") + stake
+        if covered > banks[0].stake_minor:
+            raise OutcomeInvalid(f"the bank ({banks[0].stake_minor}) does not cover the boxes"
+                                 f" and the dealer ({covered})")
+        return {"banker": setting, "dealer_stake_minor": stake, "dealer_cap_minor": cap,
+                "dealer_cap_round": cap_round}
 
     def settle(self, bets, outcome, tables, config) -> list[Settled]:
         rows = tables[PAYOUTS]
+        if config.get("bank") == "player":
+            return self._settle_player_bank(bets, outcome, rows)
         bank_front = front_value(outcome["dealer_front"])
         bank_back = back_value(outcome["dealer_back"])
         settled = []
         for bet in bets:
             setting = outcome["boxes"][str(bet.spec["box"])]
-            front, back = front_value(setting["front"]), back_value(setting["back"])
-            facts = {"front": category(front), "back": category(back),
-                     "dealer_front": category(bank_front), "dealer_back": category(bank_back)}
-            if fouled(setting["front"], setting["back"]):
-                row = find_row(rows, "foul")
-                settled.append(lose(bet, PAYOUTS, row, row["cite"], fouled=True, **facts))
-                continue
-            wins = (front > bank_front) + (back > bank_back)   # a copy goes to the bank
-            if wins == 2:
-                row = find_row(rows, "win")
-                settled.append(pay(bet, PAYOUTS, row,
-                                   commission_basis_points=row["commission_basis_points"],
-                                   **facts))
-            elif wins == 1:
-                row = find_row(rows, "push")
-                settled.append(push(bet, PAYOUTS, row, row["cite"], **facts))
-            else:
-                row = find_row(rows, "win")
-                settled.append(lose(bet, PAYOUTS, row, "002:L2488", **facts))
+            settled.append(_box_against(bet, rows, setting, bank_front, bank_back))
         return settled
+
+    @staticmethod
+    def _settle_player_bank(bets, outcome, rows) -> list[Settled]:
+        banker = outcome["banker"]
+        bank_front, bank_back = front_value(banker["front"]), back_value(banker["back"])
+        banker_fouled = fouled(banker["front"], banker["back"])
+        settled, net = [], 0
+        for bet in bets:
+            if bet.kind != "bet":
+                continue
+            setting = outcome["boxes"][str(bet.spec["box"])]
+            if banker_fouled and not fouled(setting["front"], setting["back"]):
+                # Decision games.pai_gow.player_bank: a fouled bank loses to every
+                # box that did not foul, as a fouled box loses (002:L2486).
+                row = find_row(rows, "win")
+                item = pay(bet, PAYOUTS, row,
+                           commission_basis_points=row["commission_basis_points"],
+                           banker_fouled=True)
+            else:
+                item = _box_against(bet, rows, setting, bank_front, bank_back)
+            # What the bank wins or pays on this box (commission is the house's).
+            net += item.stake_minor - item.returned_minor - item.commission_minor
+            settled.append(item)
+        stake = outcome["dealer_stake_minor"]
+        dealer_wins = 0
+        if stake:
+            if banker_fouled:
+                dealer_wins = 2
+            else:
+                dealer_front = front_value(outcome["dealer_front"])
+                dealer_back = back_value(outcome["dealer_back"])
+                dealer_wins = (dealer_front > bank_front) + (dealer_back > bank_back)
+            net += {2: -stake, 1: 0, 0: stake}[dealer_wins]
+        bank = next(b for b in bets if b.kind == "bank")
+        row = find_row(rows, "bank_net_win")
+        commission = commission_of(net, int(row["commission_basis_points"])) if net > 0 else 0
+        returned = bank.stake_minor + net - commission
+        facts = {"bank_net_minor": net, "dealer_stake_minor": stake,
+                 "dealer_cap_minor": outcome["dealer_cap_minor"],
+                 "dealer_cap_round": outcome["dealer_cap_round"],
+                 "dealer_result": {2: "dealer_won", 1: "push", 0: "bank_won"}[dealer_wins]
+                 if stake else None, "banker_fouled": banker_fouled}
+        settled.append(Settled(bank.bet_id, bank.stake_minor, returned,
+                               result_of(bank.stake_minor, returned), PAYOUTS, row["id"],
+                               row["cite"], commission, facts))
+        return settled
+
+
+def _box_against(bet, rows, setting, bank_front, bank_back) -> Settled:
+    """A box's two hands against the bank's (002:L2486-2488)."""
+    front, back = front_value(setting["front"]), back_value(setting["back"])
+    facts = {"front": category(front), "back": category(back),
+             "dealer_front": category(bank_front), "dealer_back": category(bank_back)}
+    if fouled(setting["front"], setting["back"]):
+        row = find_row(rows, "foul")
+        return lose(bet, PAYOUTS, row, row["cite"], fouled=True, **facts)
+    wins = (front > bank_front) + (back > bank_back)   # a copy goes to the bank
+    if wins == 2:
+        row = find_row(rows, "win")
+        return pay(bet, PAYOUTS, row, commission_basis_points=row["commission_basis_points"],
+                   **facts)
+    if wins == 1:
+        row = find_row(rows, "push")
+        return push(bet, PAYOUTS, row, row["cite"], **facts)
+    row = find_row(rows, "win")
+    return lose(bet, PAYOUTS, row, "002:L2488", **facts)

@@ -92,3 +92,108 @@ def test_an_unposted_oasis_version_is_a_400_and_writes_nothing(controller):
                      "config": {"version": "e"}, "stake_min": "1.00",
                      "stake_max": "10.00"}, key=key("t"))
     assert response.status_code == 400
+
+
+def test_player_banked_pai_gow_over_http(controller):
+    """002:L2623 over two rounds: in round 1 (house bank) Carol stakes EUR 20 on a box;
+    in round 2 Carol banks EUR 100, Dave's box loses EUR 30 to her and the dealer plays
+    her with EUR 20, the cap from round 1, and loses: her net win 50 pays the house 2.50."""
+    table = open_table(controller, "pai_gow_poker", {"bank": "player"})
+    carol, dave = funded_player(), funded_player()
+    # Round 1: Carol on a box against Dave's bank (no dealer stake: no round before).
+    first = play(controller, table["table_id"],
+                 [(dave.id, "bank", {"box": 1}, "50.00"),
+                  (carol.id, "bet", {"box": 2}, "20.00")],
+                 {"dealer": "Th 6d 4c 2d 7s 3s Js",
+                  "banker": {"front": "Qs Jd", "back": "9c 9d 5c 5d 2s"},
+                  "boxes": {"2": {"front": "Ac Ad", "back": "Kh Kd Ks 3c 3d"}}})
+    reconcile(first, game="pai_gow_poker")
+    assert first["commission_minor"] == 1_00             # Carol's win, 5 % (002:L2488)
+    second = play(controller, table["table_id"],
+                  [(carol.id, "bank", {"box": 2}, "100.00"),
+                   (dave.id, "bet", {"box": 3}, "30.00")],
+                  {"dealer": "Th 6d 4c 2d 7s 3s Js",
+                   "banker": {"front": "Qs Jd", "back": "9c 9d 5c 5d 2s"},
+                   "dealer_stake_minor": 20_00,
+                   "boxes": {"3": {"front": "4h 3h", "back": "8h 8c 6s 7h 2c"}}})
+    sums = reconcile(second, game="pai_gow_poker")
+    bank = next(b for b in second["bets"] if b["kind"] == "bank")
+    assert bank["detail"]["dealer_cap_minor"] == 20_00
+    assert bank["detail"]["dealer_cap_round"] == first["round_id"]
+    assert (bank["commission_minor"], bank["returned_minor"]) == (2_50, 100_00 + 50_00 - 2_50)
+    assert second["house_minor"] == -20_00              # the dealer's stake, lost
+    assert sums["house/casino-helsinki/games/pai_gow_poker/commission"] == -2_50
+
+
+def test_player_banked_pai_gow_dealer_above_the_cap_is_refused_over_http(controller):
+    """002:L2623: without a previous round the dealer may not play: a 422, recorded."""
+    table = open_table(controller, "pai_gow_poker", {"bank": "player"})
+    carol = funded_player()
+    response = post(controller, f"{API}/tables/{table['table_id']}/rounds", {}, key=key("r"))
+    round_id = response.json()["round_id"]
+    assert post(controller, f"{API}/rounds/{round_id}/bets",
+                {"player_id": carol.id, "kind": "bank", "spec": {"box": 1},
+                 "stake": "100.00"}, key=key("b")).status_code == 201
+    post(controller, f"{API}/rounds/{round_id}/close", {}, key=key("c"))
+    refused = post(controller, f"{API}/rounds/{round_id}/outcome", {"outcome": {
+        "dealer": "Th 6d 4c 2d 7s 3s Js",
+        "banker": {"front": "Qs Jd", "back": "9c 9d 5c 5d 2s"},
+        "dealer_stake_minor": 1_00, "boxes": {}}}, key=key("o"))
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "games.invalid_outcome"
+
+
+def test_baccara_bank_continues_passes_and_plays_avec_over_http(controller):
+    """002:L2817-2827: Ann banks 100 with Ben avec 50 and wins Cid's 150 (less 7.50);
+    Ann must continue at 197.50 (a 100 is refused, recorded); she does, Cid wins, and
+    the bank passes: Ann's next bank is refused."""
+    table = open_table(controller, "baccara")
+    ann, ben, cid = funded_player(), funded_player(), funded_player()
+    first = play(controller, table["table_id"],
+                 [(ann.id, "banco", {}, "100.00"), (ben.id, "banco_avec", {}, "50.00"),
+                  (cid.id, "punto", {}, "150.00")],
+                 {"punto": "2c 3s", "banco": "9h Kd"})
+    reconcile(first, game="baccara")
+    returned = {b["kind"]: b["returned_minor"] for b in first["bets"]}
+    assert returned == {"banco": 195_00, "banco_avec": 97_50, "punto": 0}
+    assert first["commission_minor"] == 7_50
+
+    rounds = f"{API}/tables/{table['table_id']}/rounds"
+    round_id = post(controller, rounds, {}, key=key("r")).json()["round_id"]
+    wrong = post(controller, f"{API}/rounds/{round_id}/bets",
+                 {"player_id": ann.id, "kind": "banco", "spec": {}, "stake": "100.00"},
+                 key=key("b"))
+    assert wrong.status_code == 422 and wrong.json()["code"] == "games.bank_rule"
+    assert wrong.json()["details"]["cite"] == "002:L2817"
+    for player, kind, stake in ((ann.id, "banco", "195.00"), (cid.id, "punto", "100.00")):
+        assert post(controller, f"{API}/rounds/{round_id}/bets",
+                    {"player_id": player, "kind": kind, "spec": {}, "stake": stake},
+                    key=key("b")).status_code == 201
+    post(controller, f"{API}/rounds/{round_id}/close", {}, key=key("c"))
+    post(controller, f"{API}/rounds/{round_id}/outcome",
+         {"outcome": {"punto": "9h Kd", "banco": "2c 3s"}}, key=key("o"))
+    post(controller, f"{API}/rounds/{round_id}/settle", {}, key=key("s"))
+    second = controller.get(f"{API}/rounds/{round_id}").json()
+    reconcile(second, game="baccara")
+    assert second["returned_minor"] == 95_00 + 200_00
+
+    third = post(controller, rounds, {}, key=key("r")).json()["round_id"]
+    passed = post(controller, f"{API}/rounds/{third}/bets",
+                  {"player_id": ann.id, "kind": "banco", "spec": {}, "stake": "95.00"},
+                  key=key("b"))
+    assert passed.status_code == 422 and passed.json()["details"]["cite"] == "002:L2819"
+    assert post(controller, f"{API}/rounds/{third}/bets",
+                {"player_id": ben.id, "kind": "banco", "spec": {}, "stake": "80.00"},
+                key=key("b")).status_code == 201
+    assert post(controller, f"{API}/rounds/{third}/bets",
+                {"player_id": cid.id, "kind": "banco_solo", "spec": {}, "stake": "80.00"},
+                key=key("b")).status_code == 201
+    post(controller, f"{API}/rounds/{third}/close", {}, key=key("c"))
+    # Banco solo: punto stands on 5 against banco's 3 (002:L2869), banco draws.
+    post(controller, f"{API}/rounds/{third}/outcome",
+         {"outcome": {"punto": "2h 3d", "banco": "Ac 2s 9c"}}, key=key("o"))
+    post(controller, f"{API}/rounds/{third}/settle", {}, key=key("s"))
+    solo_round = controller.get(f"{API}/rounds/{third}").json()
+    reconcile(solo_round, game="baccara")
+    assert {b["kind"]: b["returned_minor"] for b in solo_round["bets"]} == {
+        "banco": 0, "banco_solo": 160_00}

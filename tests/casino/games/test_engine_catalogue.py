@@ -2,7 +2,9 @@
 
 Punto Banco's minimum commission (002:L2799); Oasis Stud Poker versions B, C
 and D with their pay tables (002:L2104-2140), the table's euro win cap
-(002:L2039) and the progressive bonus (002:L2041). Expected multipliers are
+(002:L2039) and the progressive bonus (002:L2041); player-banked Pai Gow
+(002:L2623); Baccara's bank continuation, passing, banco solo, avec and avec
+la table (002:L2817-2827, L2869). Expected multipliers are
 typed from the seed lines and compared with the shipped rows first.
 """
 
@@ -10,10 +12,11 @@ from __future__ import annotations
 
 import pytest
 
-from casino.games.engine.baccarat import PuntoBanco
+from casino.games.engine.baccarat import Baccara, PuntoBanco
 from casino.games.engine.common import BetIn, BetInvalid, OutcomeInvalid
 from casino.games.engine.oasis import OasisStudPoker
 from casino.games.engine.oasis_wild import wild_class, wild_value
+from casino.games.engine.pai_gow import PaiGowPoker
 
 from .rows import CASINO, rows, tables
 
@@ -201,3 +204,173 @@ def test_the_progressive_bonus_feeds_the_pool_and_records_a_hit():
     assert (miss.result, miss.contribution_minor) == ("lose", 150)
     with pytest.raises(BetInvalid):
         OASIS.configure({"version": "c", "bonus": "progressive"}, tables(CASINO))
+
+
+# ---------------------------------------------------------------------------
+# Player-banked Pai Gow (002:L2623)
+# ---------------------------------------------------------------------------
+
+PAI_GOW = PaiGowPoker()
+PLAYER_BANK = {"bank": "player"}
+# The banker's two pair (front Q-J); box 2 beats both hands, box 3 loses both,
+# the house's seven cards (house way) lose both hands to the banker.
+BANKER = {"front": "Qs Jd", "back": "9c 9d 5c 5d 2s"}
+BOX_WINS = {"front": "Ac Ad", "back": "Kh Kd Ks 3c 3d"}
+BOX_LOSES = {"front": "4h 3h", "back": "8h 8c 6s 7h 2c"}
+DEALER_7 = "Th 6d 4c 2d 7s 3s Js"          # no pair: J-T front, below the banker
+
+
+def _pai_gow_bank(stakes, dealer_stake=0, previous=None, banker=BANKER):
+    bets = [BetIn(f"bet-{n}", kind, {"box": box}, stake)
+            for n, (kind, box, stake) in enumerate(stakes)]
+    players = {b.bet_id: ("banker" if b.kind == "bank" else f"p{n}")
+               for n, b in enumerate(bets)}
+    boxes = {"2": BOX_WINS, "3": BOX_LOSES}
+    facts = {"dealer": DEALER_7, "banker": banker, "dealer_stake_minor": dealer_stake,
+             "boxes": {k: v for k, v in boxes.items()
+                       if any(str(b.spec["box"]) == k for b in bets if b.kind == "bet")},
+             "previous_round": previous, "round_players": players}
+    outcome = PAI_GOW.check_outcome(facts, PLAYER_BANK, bets, tables(CASINO))
+    return {s.bet_id: s for s in PAI_GOW.settle(bets, outcome, tables(CASINO), PLAYER_BANK)}
+
+
+def _previous(banker_box_stake):
+    return {"round_id": "gt-x.1", "bets": [
+        {"player_id": "banker", "kind": "bet", "spec": {"box": 1},
+         "stake_minor": banker_box_stake, "returned_minor": 0, "result": "lose"}]}
+
+
+def test_a_player_bank_pays_the_boxes_and_the_house_takes_5_percent_of_its_net_win():
+    """002:L2623: box 2 wins 100 (less 5 to the house), box 3 loses 300 to the bank,
+    the dealer's 200 (capped by the banker's 200 last round) loses to the bank: the
+    bank nets 300 - 100 + 200 = 400 and pays the house 5 % of it, 20."""
+    result = _pai_gow_bank([("bank", 1, 1_000), ("bet", 2, 100), ("bet", 3, 300)],
+                           dealer_stake=200, previous=_previous(200))
+    assert result["bet-1"].returned_minor == 195
+    assert result["bet-2"].returned_minor == 0
+    bank = result["bet-0"]
+    assert (bank.detail["bank_net_minor"], bank.commission_minor) == (400, 20)
+    assert bank.returned_minor == 1_000 + 400 - 20
+    assert (bank.row, bank.cite) == ("bank_net_win", "002:L2623")
+    assert bank.detail["dealer_result"] == "bank_won"
+    # Money is conserved: what the players get back, the commissions and the
+    # house's result (the dealer's 200 lost) add up to the stakes.
+    staked = 1_000 + 100 + 300
+    paid = sum(s.returned_minor for s in result.values())
+    commission = sum(s.commission_minor for s in result.values())
+    assert staked - paid - commission == -200
+
+
+def test_a_player_bank_net_loss_pays_no_commission():
+    result = _pai_gow_bank([("bank", 1, 1_000), ("bet", 2, 400)])
+    bank = result["bet-0"]
+    assert (bank.detail["bank_net_minor"], bank.commission_minor) == (-400, 0)
+    assert bank.returned_minor == 600
+
+
+def test_the_dealer_plays_the_banker_with_at_most_last_rounds_stake():
+    """002:L2623: 250 against a cap of 200 is refused; no previous round, no dealer."""
+    with pytest.raises(OutcomeInvalid):
+        _pai_gow_bank([("bank", 1, 1_000)], dealer_stake=250, previous=_previous(200))
+    with pytest.raises(OutcomeInvalid):
+        _pai_gow_bank([("bank", 1, 1_000)], dealer_stake=1, previous=None)
+    assert _pai_gow_bank([("bank", 1, 1_000)], dealer_stake=200,
+                         previous=_previous(200))["bet-0"].detail["dealer_cap_minor"] == 200
+
+
+def test_the_bank_covers_the_boxes_and_the_dealer():
+    """Decision games.pai_gow.player_bank."""
+    with pytest.raises(OutcomeInvalid):
+        _pai_gow_bank([("bank", 1, 300), ("bet", 2, 200)], dealer_stake=200,
+                      previous=_previous(200))
+    assert PAI_GOW.stake_room("bet", "p2", [("b", "bank", 500), ("p1", "bet", 200)],
+                              config=PLAYER_BANK) == (300, "002:L2623")
+    refusal = PAI_GOW.bank_refusal
+    assert refusal("bank", "p2", 100, [("b", "bank", 500)], None, PLAYER_BANK)
+    assert refusal("bet", "b", 100, [("b", "bank", 500)], None, PLAYER_BANK)
+    assert refusal("bet", "p1", 100, [], None, PLAYER_BANK)
+    assert refusal("bet", "p1", 100, [], None, {}) is None       # the house banks
+
+
+def test_a_fouled_bank_loses_to_every_box_and_the_dealer():
+    fouled = {"front": "Ac Ad", "back": "9c 8d 5c 4d 2s"}
+    result = _pai_gow_bank([("bank", 1, 1_000), ("bet", 3, 100)], dealer_stake=100,
+                           previous=_previous(100), banker=fouled)
+    assert result["bet-1"].returned_minor == 195
+    assert result["bet-0"].detail["bank_net_minor"] == -100 - 100
+
+
+# ---------------------------------------------------------------------------
+# Baccara with a player bank (002:L2817-2827, L2869)
+# ---------------------------------------------------------------------------
+
+BACCARA = Baccara()
+
+
+def _last_coup(player_id, result, returned):
+    return {"round_id": "gt-b.1", "bets": [
+        {"player_id": player_id, "kind": "banco", "spec": {}, "stake_minor": 1_000,
+         "returned_minor": returned, "result": result}]}
+
+
+def test_a_continuing_bank_stakes_the_previous_bank_plus_its_winnings():
+    """002:L2817: after winning 1,000 less 50 commission the bank continues at 1,950."""
+    previous = _last_coup("p1", "win", 1_950)
+    assert BACCARA.bank_refusal("banco", "p1", 1_950, [], previous, {}) is None
+    refused = BACCARA.bank_refusal("banco", "p1", 1_000, [], previous, {})
+    assert (refused["cite"], refused["limit_minor"]) == ("002:L2817", 1_950)
+    # Another player takes the bank at any amount (002:L2819: the banker may pass).
+    assert BACCARA.bank_refusal("banco", "p2", 500, [], previous, {}) is None
+
+
+def test_the_bank_passes_after_a_punto_win():
+    """002:L2819."""
+    previous = _last_coup("p1", "lose", 0)
+    refused = BACCARA.bank_refusal("banco", "p1", 1_000, [], previous, {})
+    assert refused["cite"] == "002:L2819"
+    assert BACCARA.bank_refusal("banco", "p2", 1_000, [], previous, {}) is None
+
+
+def _coup(bets, punto="9h Kd", banco="2c 3s", choices=None):
+    ins = [BetIn(f"{k}-{n}", k, {}, s) for n, (k, s) in enumerate(bets)]
+    outcome = BACCARA.check_outcome({"punto": punto, "banco": banco,
+                                     "choices": choices or {}}, {}, ins, tables(CASINO))
+    return {s.bet_id: s for s in BACCARA.settle(ins, outcome, tables(CASINO), {})}
+
+
+def test_banco_avec_shares_the_bank_pro_rata():
+    """002:L2825: the banker's 1,000 and avec's 500 win the punto's 1,500 less 75."""
+    won = _coup([("banco", 1_000), ("banco_avec", 500), ("punto", 1_500)],
+                punto="2c 3s", banco="9h Kd")
+    assert (won["banco-0"].returned_minor, won["banco-0"].commission_minor) == (1_950, 50)
+    assert (won["banco_avec-1"].returned_minor, won["banco_avec-1"].commission_minor) == (
+        975, 25)
+    lost = _coup([("banco", 1_000), ("banco_avec", 500), ("punto", 600)])
+    assert (lost["banco-0"].returned_minor, lost["banco_avec-1"].returned_minor) == (600, 300)
+    assert lost["punto-2"].returned_minor == 1_200
+    refused = BACCARA.bank_refusal("banco_avec", "p2", 400, [("p1", "banco", 1_000)], None, {})
+    assert (refused["cite"], refused["limit_minor"]) == ("002:L2825", 500)
+
+
+def test_banco_solo_plays_the_whole_bank_and_draws_freely():
+    """002:L2823, L2869: 5 against 3 would make punto draw; in solo it may stand."""
+    placed = [("p1", "banco", 1_000)]
+    assert BACCARA.bank_refusal("banco_solo", "p2", 1_000, placed, None, {}) is None
+    assert BACCARA.bank_refusal("banco_solo", "p2", 900, placed, None, {})["cite"] == (
+        "002:L2823")
+    solo = [*placed, ("p2", "banco_solo", 1_000)]
+    assert BACCARA.bank_refusal("punto", "p3", 100, solo, None, {})["cite"] == "002:L2823"
+    stood = _coup([("banco", 1_000), ("banco_solo", 1_000)], punto="2h 3d", banco="Ac 2s")
+    assert stood["banco_solo-1"].returned_minor == 2_000
+    with pytest.raises(OutcomeInvalid):
+        _coup([("banco", 1_000), ("banco_solo", 1_000)], punto="2h 3d 4c", banco="9c Ks")
+
+
+def test_avec_la_table_is_half_the_bank_against_it():
+    """002:L2827."""
+    placed = [("p1", "banco", 1_000)]
+    assert BACCARA.bank_refusal("avec_la_table", "p2", 500, placed, None, {}) is None
+    assert BACCARA.bank_refusal("avec_la_table", "p2", 400, placed, None,
+                                {})["cite"] == "002:L2827"
+    assert BACCARA.stake_room("punto", "p3", [*placed, ("p2", "avec_la_table", 500)]) == (
+        500, "002:L2811")

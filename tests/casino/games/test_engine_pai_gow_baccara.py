@@ -130,7 +130,8 @@ def test_pai_gow_pays_1_to_1_less_5_percent_when_both_hands_win():
     """002:L2488: the 5 % commission is taken from the win."""
     assert {r["id"]: (r["pays"], r.get("commission_basis_points"))
             for r in rows(CASINO, "games.pai_gow_poker.payouts")} == {
-        "win": (1, 500), "push": (0, None), "foul": (0, None)}
+        "win": (1, 500), "push": (0, None), "foul": (0, None),
+        "bank_net_win": (0, 500)}      # 002:L2623: 5 % of a player bank's net win
     won = pai_gow("Qc Qd", "As Ah 9s 9d 3c")
     assert (won.returned_minor, won.commission_minor, won.row) == (1_950, 50, "win")
     lost = pai_gow("3d 4d", "Ts Th 4c 3h 6d")
@@ -215,6 +216,8 @@ def test_baccara_the_bank_bounds_the_punto_stakes():
     assert BACCARA.stake_room("banco", "p1", []) is None
     placed = [("p1", "banco", 10_000), ("p2", "punto", 6_000)]
     assert BACCARA.stake_room("punto", "p3", placed) == (4_000, "002:L2811")
-    assert BACCARA.stake_room("punto", "p1", placed)[0] == 0      # not against one's own bank
-    assert BACCARA.stake_room("banco", "p2", placed)[0] == 0      # one bank per coup
-    assert BACCARA.stake_room("punto", "p2", [])[0] == 0          # no bank yet
+    refusal = BACCARA.bank_refusal
+    assert refusal("punto", "p1", 100, placed, None, {})      # not against one's own bank
+    assert refusal("banco", "p2", 100, placed, None, {})      # one bank per coup
+    assert refusal("punto", "p2", 100, [], None, {})          # no bank yet
+    assert refusal("punto", "p3", 100, placed, None, {}) is None
