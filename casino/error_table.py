@@ -20,6 +20,13 @@ STATUS: dict[str, int] = {
     "cage.chips_not_outstanding": 422,
     "cage.account_ceiling": 422,
     "cage.concurrent_update": 409,
+    # cashier: casino.cashier.errors.CashierErrorCode
+    "cashier.invalid_request": 400,
+    "cashier.window_busy": 409,
+    "cashier.no_open_shift": 409,
+    "cashier.reason_required": 400,
+    "cashier.signatures_required": 400,
+    "cashier.unknown_venue": 404,
     # compliance: casino.compliance.errors.ComplianceErrorCode
     "compliance.rejected": 422,
     "compliance.invalid_attempt": 400,

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "casino.jackpots",
     "casino.games",
     "casino.machines",
+    "casino.cashier",
     "casino.tournaments",
     "casino.reports",
     "casino.officers",

@@ -11,6 +11,8 @@ class OfficersConfig(AppConfig):
         # installed app); the officers' pages go in front of its URLs.
         from django.contrib import admin
 
+        from . import readable
         from .site import install
 
         install(admin.site)
+        readable.install(admin.site)

@@ -3,8 +3,8 @@
 The roles are Django groups without model permissions (casino.roles), so a
 compliance officer who is staff but not a superuser would see an empty
 admin. This backend grants the `view_*` permission of every model outside
-Django's own user and token tables, and nothing else, to compliance officers
-and auditors; add, change and delete stay refused by the read-only admins
+Django's own user and token tables, and nothing else, to compliance officers,
+auditors and accountants; add, change and delete stay refused by the read-only admins
 whatever a backend says. Enable it beside Django's own backend:
 
     AUTHENTICATION_BACKENDS = [
@@ -19,7 +19,9 @@ from django.contrib.auth.backends import BaseBackend
 
 from casino.roles import Role, has_role
 
-READ_ROLES = (Role.COMPLIANCE_OFFICER, Role.AUDITOR)
+# Accountants read the same screens (the ledger, the cage, the day closes)
+# to reconcile; like everyone, they change nothing here (issue 17 item 1).
+READ_ROLES = (Role.COMPLIANCE_OFFICER, Role.AUDITOR, Role.ACCOUNTANT)
 PRIVATE_APPS = frozenset({"auth", "authtoken", "sessions", "admin", "contenttypes"})
 
 

@@ -144,10 +144,19 @@ def value_text(key: str, value: Any, currency: str = "") -> str:
             return ", ".join(items) + more if items else "none"
         return f"{len(value)} entries"
     if isinstance(value, Mapping):
+        value = money_figure(value)
         parts = [f"{label(str(k))} {value_text(str(k), v, currency)}"
                  for k, v in list(value.items())[:LIST_ITEMS_MAX]]
         return "; ".join(parts) if parts else "none"
     return str(value)
+
+
+def money_figure(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A rulebook figure in minor units (`unit: minor`) with its value as money."""
+    if mapping.get("unit") == "minor" and isinstance(mapping.get("value"), int):
+        rest = {k: v for k, v in mapping.items() if k not in ("unit", "value")}
+        return {**rest, "value_minor": mapping["value"]}
+    return mapping
 
 
 def flatten(payload: Mapping[str, Any], currency: str = "", prefix: str = "",
@@ -155,6 +164,7 @@ def flatten(payload: Mapping[str, Any], currency: str = "", prefix: str = "",
     """Every payload key as a labelled line; nested maps become `a / b` labels."""
     skipped = set(skip)
     lines: list[Line] = []
+    payload = money_figure(payload)
     for key, value in payload.items():
         if key in skipped:
             continue

@@ -68,6 +68,37 @@ class DayCloseAdmin(ReportsAdmin):
     date_hierarchy = "gaming_day"
     search_fields = ["=venue"]
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The close as a table of sections (reports.sections), not its JSON."""
+        from django.contrib.admin.utils import unquote
+        from django.http import Http404
+
+        from ledger.read import Event
+
+        from .sections import close_sections, money_text
+
+        close = self.get_object(request, unquote(object_id))
+        if close is None:
+            raise Http404
+        if not self.has_view_permission(request, close):
+            raise PermissionDenied
+        event = Event.objects.filter(position=close.position).first()
+        payload = event.payload if event is not None else {}
+        sections = close_sections(close.figures, close.lines, close.differences,
+                                  payload.get("checks") or {})
+        rendered = [{"key": section.key, "title": section.title, "rows": [
+            {"label": row.label, "tone": row.tone,
+             "value": row.text or money_text(row.amount_minor, row.currency)}
+            for row in section.rows]} for section in sections]
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
+                   "title": f"Day close: {close.venue}, gaming day {close.gaming_day}",
+                   "close": close, "sections": rendered,
+                   # The page shows major units; the payload's note on units is its own.
+                   "notes": [note for note in payload.get("notes", [])
+                             if "minor units" not in note],
+                   "events": payload.get("events")}
+        return TemplateResponse(request, "admin/reports/dayclose/close.html", context)
+
 
 @admin.register(JournalExport)
 class JournalExportAdmin(ReportsAdmin):

@@ -46,10 +46,24 @@ class StakeLimitAdmin(ReadOnlyAdmin):
     search_fields = ["game", "bet_unit", "cite"]
 
 
+class FigureUnitFilter(admin.SimpleListFilter):
+    """The figure's unit, amounts in minor units named "money"."""
+
+    title = "unit"
+    parameter_name = "unit"
+
+    def lookups(self, request, model_admin):
+        units = Figure.objects.order_by("unit").values_list("unit", flat=True).distinct()
+        return [(unit, "money" if unit == "minor" else unit) for unit in units]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(unit=self.value()) if self.value() else queryset
+
+
 @admin.register(Figure)
 class FigureAdmin(ReadOnlyAdmin):
     list_display = ["rulebook", "figure_key", "value", "unit", "cite", "decision"]
-    list_filter = ["rulebook", "unit"]
+    list_filter = ["rulebook", FigureUnitFilter]
     search_fields = ["figure_key", "cite", "note"]
 
 

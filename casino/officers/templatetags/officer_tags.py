@@ -13,3 +13,15 @@ def major(amount_minor, currency: str = "") -> str:
     if amount_minor is None or amount_minor == "":
         return ""
     return major_units(int(amount_minor), currency or "")
+
+
+@register.simple_tag
+def officer_pages(user) -> dict:
+    """Which of the officers' pages `user` may open (the index shows only those)."""
+    from casino.roles import Role, has_role
+
+    desk = user.is_superuser or has_role(user, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
+    charts = desk or has_role(user, Role.ACCOUNTANT)
+    return {"desk": desk, "charts": charts, "verify": desk,
+            "reports": user.is_superuser or has_role(user, Role.ACCOUNTANT, Role.AUDITOR,
+                                                     Role.COMPLIANCE_OFFICER)}
