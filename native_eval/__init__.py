@@ -17,6 +17,7 @@ from ._native import (
     category,
     evaluate,
     evaluate_batch,
+    evaluate_front,
     showdown,
 )
 
@@ -33,5 +34,6 @@ __all__ = [
     "category",
     "evaluate",
     "evaluate_batch",
+    "evaluate_front",
     "showdown",
 ]

@@ -32,6 +32,7 @@ __all__ = [
     "category",
     "evaluate",
     "evaluate_batch",
+    "evaluate_front",
     "showdown",
 ]
 
@@ -50,6 +51,16 @@ def evaluate(cards: _Cards) -> int:
     Values run from 1 (7-5-4-3-2 offsuit) to 7462 (royal flush); higher is
     better and equal values tie. A-2-3-4-5 is the lowest straight; there is no
     wrap-around.
+    """
+
+def evaluate_front(cards: _Cards) -> int:
+    """Value of a three-card Chinese poker front hand.
+
+    Ranked by high card, pair and three of a kind only: three-card straights
+    and flushes do not count, so three aces are the best front. The value is
+    ``category << 12 | ranks`` (category 0 high card, 1 pair, 2 three of a
+    kind; ranks four bits each, 0 = deuce ... 12 = ace, the strongest group
+    first); higher is better and equal values tie. Not on ``evaluate``'s scale.
     """
 
 def category(value: int) -> str:

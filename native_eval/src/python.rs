@@ -145,6 +145,18 @@ fn evaluate(cards: &Bound<'_, PyAny>) -> PyResult<u16> {
     Ok(v)
 }
 
+/// evaluate_front(cards) -> int: value of a three-card Chinese poker front hand
+/// (high card, pair, three of a kind; no straights or flushes).
+#[pyfunction]
+fn evaluate_front(cards: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let v = cards_of(cards)?;
+    if v.len() != 3 {
+        return Err(EvalError::WrongCardCount(format!("evaluate_front takes 3 cards, got {}", v.len())).into());
+    }
+    CardSet::default().insert_all(&v)?;
+    Ok(rank::three::front_value(&[v[0], v[1], v[2]]))
+}
+
 /// category(value) -> str: category name of an `evaluate` value.
 #[pyfunction]
 fn category(value: &Bound<'_, PyAny>) -> PyResult<&'static str> {
@@ -508,6 +520,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VARIANTS", PyTuple::new(m.py(), VARIANTS.iter().map(|(n, _)| *n))?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(category, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_front, m)?)?;
     m.add_function(wrap_pyfunction!(best_hand, m)?)?;
     m.add_function(wrap_pyfunction!(showdown, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;

@@ -57,6 +57,28 @@ pub fn three_card_value(cards: &[Card; 3]) -> (u32, Category) {
     ((order << 12) | tie, cat)
 }
 
+/// Value of a Chinese poker front hand: three distinct valid cards ranked by
+/// high card, pair and three of a kind only (000:L2662-2665, 002:L1993: three-card
+/// straights and flushes do not count, so the best front is three aces).
+///
+/// The value is `category << 12 | ranks`, category 0 high card, 1 pair, 2
+/// three of a kind; ranks are packed four bits each (0 = deuce ... 12 = ace),
+/// strongest group first: a pair is `pair << 4 | kicker`, a high card the three
+/// ranks from the highest down. Higher is better; equal values tie.
+pub fn front_value(cards: &[Card; 3]) -> u32 {
+    let mut r = [rank(cards[0]), rank(cards[1]), rank(cards[2])];
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    if r[0] == r[2] {
+        (2 << 12) | r[0] as u32
+    } else if r[0] == r[1] {
+        (1 << 12) | ((r[0] as u32) << 4) | r[2] as u32
+    } else if r[1] == r[2] {
+        (1 << 12) | ((r[1] as u32) << 4) | r[0] as u32
+    } else {
+        pack(&r)
+    }
+}
+
 fn pack(r: &[u8; 3]) -> u32 {
     ((r[0] as u32) << 8) | ((r[1] as u32) << 4) | r[2] as u32
 }
@@ -81,5 +103,44 @@ mod tests {
         assert_eq!(tv("2s 2h 2d").1, Category::ThreeOfAKind);
         assert!(tv("2s 2h 2d").0 < tv("As 2s 3s").0);
         assert!(tv("Qs Qh 3d").0 > tv("Qd Qc 2s").0);
+    }
+
+    fn fv(s: &str) -> u32 {
+        let v = parse_cards(s).unwrap();
+        front_value(&[v[0], v[1], v[2]])
+    }
+
+    #[test]
+    fn front_hands_ignore_straights_and_flushes() {
+        // 000:L2664-2665: no three-card straights or flushes; three aces are the best.
+        assert!(fv("4s 5s 6s") < fv("2h 2d 3c"));
+        assert!(fv("Qs Ks As") < fv("2h 2d 3c"));
+        assert_eq!(fv("4s 5s 6s") >> 12, 0);
+        assert!(fv("Ac Ad Ah") > fv("Kc Kd Kh"));
+        assert!(fv("2c 2d 2h") > fv("Ac Ad Kh"));
+        assert!(fv("Qs Qh 3d") > fv("Qd Qc 2s"));
+        assert_eq!(fv("6s 6h 2d"), (1 << 12) | (4 << 4));
+        assert_eq!(fv("Qs 9h 2d"), fv("Qd 9c 2s"));       // suits never count
+    }
+
+    #[test]
+    fn front_values_order_all_22100_hands_as_the_ranking_says() {
+        // Every three-card set: the value's category is trips, pair or high card
+        // by the ranks alone, and a hand of a higher category always ranks above.
+        let mut best = [0u32; 3];
+        let mut worst = [u32::MAX; 3];
+        for a in 0..52u8 {
+            for b in (a + 1)..52 {
+                for c in (b + 1)..52 {
+                    let v = front_value(&[a, b, c]);
+                    let (ra, rb, rc) = (a / 4, b / 4, c / 4);
+                    let cat = if ra == rb && rb == rc { 2 } else if ra == rb || rb == rc || ra == rc { 1 } else { 0 };
+                    assert_eq!(v >> 12, cat);
+                    best[cat as usize] = best[cat as usize].max(v);
+                    worst[cat as usize] = worst[cat as usize].min(v);
+                }
+            }
+        }
+        assert!(best[0] < worst[1] && best[1] < worst[2]);
     }
 }
