@@ -99,9 +99,9 @@ OVERFLOW_KEY = "overflow"
 #                                               during a shift
 #     cage/<venue>/over_short          expense  count differences of closed
 #                                               shifts (a short debits it)
-#     table/<table_id>/tray            asset    a gaming table's chip tray,
+#     cage/<venue>/trays/<table_id>    asset    a gaming table's chip tray,
 #                                               filled from and credited to the
-#                                               cage
+#                                               cage (on the cage's books)
 
 
 def cage_vault(venue: str) -> str:
@@ -119,6 +119,26 @@ def cage_over_short(venue: str) -> str:
     return f"cage/{venue}/over_short"
 
 
-def table_tray(table_id: str) -> str:
-    """A gaming table's chip tray (asset)."""
-    return f"table/{table_id}/tray"
+def table_tray(venue: str, table_id: str) -> str:
+    """A gaming table's chip tray, on the venue cage's books (asset)."""
+    return f"cage/{venue}/trays/{table_id}"
+
+
+# --- Table-games accounting (casino.tablegames, issue 17 item 3) ----------
+#
+#     cage/<venue>/chip_bank           asset    the cage's own chips (not
+#                                               outstanding): fills draw on it,
+#                                               credits return to it
+#     house/<venue>/table_win          revenue  the tables' win by drop and
+#                                               count: soft counts credit it,
+#                                               chips leaving the trays debit it
+
+
+def cage_chip_bank(venue: str) -> str:
+    """The cage's own chips at the venue, by face value (asset)."""
+    return f"cage/{venue}/chip_bank"
+
+
+def table_win(venue: str) -> str:
+    """The venue's table-games win by drop and count (revenue)."""
+    return f"house/{venue}/table_win"

@@ -27,6 +27,13 @@ STATUS: dict[str, int] = {
     "cashier.reason_required": 400,
     "cashier.signatures_required": 400,
     "cashier.unknown_venue": 404,
+    # tablegames: casino.tablegames.errors.TableGamesErrorCode
+    "tablegames.invalid_request": 400,
+    "tablegames.table_open": 409,
+    "tablegames.table_not_open": 409,
+    "tablegames.nothing_to_count": 409,
+    "tablegames.signatures_required": 400,
+    "tablegames.unknown_venue": 404,
     # compliance: casino.compliance.errors.ComplianceErrorCode
     "compliance.rejected": 422,
     "compliance.invalid_attempt": 400,

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "casino.games",
     "casino.machines",
     "casino.cashier",
+    "casino.tablegames",
     "casino.tournaments",
     "casino.reports",
     "casino.officers",

@@ -33,7 +33,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from casino import accounts
+from casino import accounts, counting
 from casino.compliance.events import ALERT_RAISED
 from casino.rules import queries as rules
 from casino.rules.models import Venue
@@ -55,8 +55,6 @@ from .models import Shift, ShiftState
 
 ALERT_FIGURE = "cashier.short.alert_threshold"
 ALERT_KIND = "cash_short"
-DENOMINATIONS_MAX = 40
-PIECES_MAX = 1_000_000
 REASON_CHARS_MIN = 5
 
 
@@ -64,24 +62,10 @@ REASON_CHARS_MIN = 5
 
 def count_total(count: Mapping[str, Any]) -> tuple[dict[str, int], int]:
     """Validate a count by denomination and return it normalised and its total."""
-    if not isinstance(count, Mapping) or len(count) > DENOMINATIONS_MAX:
-        raise CashierError(CashierErrorCode.INVALID_REQUEST,
-                           "a count is a map of denomination (minor units) to pieces")
-    normal: dict[str, int] = {}
-    for denomination, pieces in count.items():
-        text = str(denomination)
-        if not text.isdigit() or int(text) <= 0:
-            raise CashierError(CashierErrorCode.INVALID_REQUEST,
-                               f"denomination {text!r} is not a positive amount in minor units",
-                               denomination=text)
-        if type(pieces) is not int or not 0 <= pieces <= PIECES_MAX:
-            raise CashierError(CashierErrorCode.INVALID_REQUEST,
-                               f"pieces of {text} must be a whole number from 0 to {PIECES_MAX}",
-                               denomination=text)
-        if pieces:
-            normal[str(int(text))] = normal.get(str(int(text)), 0) + pieces
-    ordered = dict(sorted(normal.items(), key=lambda item: -int(item[0])))
-    return ordered, sum(int(d) * n for d, n in ordered.items())
+    try:
+        return counting.count_total(count)
+    except counting.CountError as error:
+        raise CashierError(CashierErrorCode.INVALID_REQUEST, str(error)) from None
 
 
 def _money(minor: int, currency: str) -> str:
@@ -289,7 +273,7 @@ def place_account(venue: Venue, place: str) -> tuple[str, str | None]:
     if kind == "window" and name:
         return accounts.cage_window(venue.code, _window_id(name)), name
     if kind == "table" and name and "/" not in name:
-        return accounts.table_tray(name), None
+        return accounts.table_tray(venue.code, name), None
     raise CashierError(CashierErrorCode.INVALID_REQUEST,
                        f"place {place!r} is not vault, window:<id> or table:<id>", place=place)
 

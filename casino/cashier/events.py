@@ -33,7 +33,7 @@ Money (debit positive), accounts named in casino/accounts.py:
     transfer_made   target +A                 source -A
 
 Places of a transfer: `vault`, `window:<id>` (needs an open shift) and
-`table:<id>` (the table's chip tray, casino.accounts.table_tray).
+`table:<id>` (the table's tray, casino.accounts.table_tray).
 """
 
 from __future__ import annotations

@@ -35,6 +35,16 @@ GL codes (a small chart in the usual ranges: 1xxx assets, 2xxx liabilities,
     house/<venue>/tournament_fees             4200  tournament fees
     house/<venue>/jackpot_funding             5100  jackpot base top-ups
     house/<venue>/tournament_prizes           5200  tournament prize overlays
+    machine/*/coin_in                         4300  machine coin in (stakes)
+    machine/*/coin_out                        5300  machine coin out (wins)
+    machine/*/jackpot_contributions           5310  machine jackpot contributions
+    machine/*/malfunction_credits             5320  machine malfunction credits
+    cage/<venue>/vault                        1010  cage vault (casino.cashier)
+    cage/<venue>/windows/*                    1020  cashier windows
+    cage/<venue>/chip_bank                    1030  the cage's own chips
+    cage/<venue>/trays/*                      1040  table chip trays
+    house/<venue>/table_win                   4400  table games win (drop, count)
+    cage/<venue>/over_short                   5400  cashier over/short
     (anything else)                           9999  suspense: unclassified
 
 Decision (GL codes): the seeds name no chart of accounts; these codes are
@@ -92,6 +102,19 @@ def _row(pattern: str, line: str, kind: str, gl_code: str, gl_name: str, label: 
 CHART: tuple[ChartRow, ...] = (
     _row("cage/<venue>/cash", "cage_cash", BALANCE, "1000", "Cash in cage",
          "Cage cash"),
+    # Cashier windows and table-games accounting (casino.cashier,
+    # casino.tablegames; issue 17 items 2-3).
+    _row("cage/<venue>/vault", "cage_vault", BALANCE, "1010", "Cage vault", "Cage vault"),
+    _row("cage/<venue>/windows/*", "cashier_windows", BALANCE, "1020", "Cashier windows",
+         "Cashier windows"),
+    _row("cage/<venue>/chip_bank", "chip_bank", BALANCE, "1030", "Cage chip bank",
+         "Cage chip bank"),
+    _row("cage/<venue>/trays/*", "table_trays", BALANCE, "1040", "Table chip trays",
+         "Table chip trays"),
+    _row("house/<venue>/table_win", "table_win", FLOW, "4400",
+         "Table games win (drop and count)", "Table games win"),
+    _row("cage/<venue>/over_short", "cage_over_short", FLOW, "5400", "Cashier over/short",
+         "Cashier over/short"),
     _row("bank/<venue>/clearing", "bank_clearing", BALANCE, "1100", "Bank clearing",
          "Bank clearing"),
     _row("player/*/account", "player_accounts", BALANCE, "2100",

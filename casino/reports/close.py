@@ -31,10 +31,11 @@ position and returns the close; `commands.close_day` records it as the event
 
 Figures are in each line's business direction: revenue and liabilities
 positive when the house earned or owes (the negated debit-positive net),
-assets positive when held. Decision (fills and credits): the cage's fills
-to tables and credits from them are not modelled (the poker and game tables
-hold chips as one account per table, bought in and cashed out by players),
-so the close shows both as 0 with a note rather than leaving them out.
+assets positive when held. Fills and credits are the slips of table-games
+accounting (casino.tablegames): fills are the debits of fill slips to the
+tables' trays, credits the debits of credit slips to the cage's chip bank,
+the soft count the debits of soft counts to the cage's cash (issue 17 item
+3); poker and house-game tables that players buy into directly have none.
 Decision (player liabilities): a player has one gaming account for every
 venue (casino/cage/commands.py, 002:L3064), so the close shows the day's
 movement at this venue and the closing liability of all players, which is
@@ -67,10 +68,14 @@ from .reading import (
 )
 
 UNATTRIBUTED = "-"
+FILL_MADE = "tablegames.fill_made"              # casino.tablegames.events
+CREDIT_MADE = "tablegames.credit_made"
+SOFT_COUNT_MADE = "tablegames.soft_count_made"
+TABLE_EVENT_SOURCES = frozenset({FILL_MADE, CREDIT_MADE, SOFT_COUNT_MADE})
 OTHER_ACCOUNTS_LISTED_MAX = 50
 NOTES = (
-    "Fills and credits between the cage and the tables are not modelled: each table's"
-    " chips are one account, bought in and cashed out by players; both are shown as 0.",
+    "Fills and credits are table-games accounting's slips (casino.tablegames); poker"
+    " and house-game tables that players buy into directly have none.",
     "Player accounts: one gaming account per player for every venue; the movement is"
     " this venue's, the closing liability is all players' (the operator's).",
     "Amounts in minor units. Lines: debit-positive nets; figures: in the business"
@@ -263,7 +268,10 @@ def _scan_day(day: dt.date, head: Head, entities: dict[str, dict[str, str]]
                                   accounts=accounts, entities=entities) or UNATTRIBUTED
         state = venues.setdefault(venue, _Venue())
         state.events += 1
-        source = event_type.partition(".")[0]
+        # Table-games accounting's events keep their type, so the figures can
+        # tell fills, credits and soft counts from openings and closes.
+        source = (event_type if event_type in TABLE_EVENT_SOURCES
+                  else event_type.partition(".")[0])
         for row in pending:
             code, amount, currency = row[5], row[6], row[7]
             line_key, kind = chart.close_line(code, venue, event_type)
@@ -375,16 +383,27 @@ def _figures(lines: tuple[Line, ...]) -> dict[str, dict[str, Any]]:
             "chip_float_minor": 0, "table_stacks_minor": 0, "game_stakes_minor": 0,
             "tournament_pools_minor": 0, "player_accounts_movement_minor": 0,
             "player_liabilities_minor": 0, "house_result_minor": 0, "other_net_minor": 0,
-            "other_accounts": [],
+            "other_accounts": [], "soft_count_drop_minor": 0, "table_win_minor": 0,
+            "table_trays_minor": 0, "cashier_over_short_minor": 0,
         })
         head, _, sub = line.line.partition("/")
         if head == "cage_cash":
             f["drop_minor"] += line.debit_minor
+            f["soft_count_drop_minor"] += line.by_source.get(SOFT_COUNT_MADE, 0)
             for source, amount in line.by_source.items():
                 name = "cage" if source == "cage" else "tables" if source in (
-                    "poker", "games") else source
+                    "poker", "games", SOFT_COUNT_MADE) else source
                 f["drop_by_source_minor"][name] = f["drop_by_source_minor"].get(name, 0) + amount
             f["cash_paid_out_minor"] += line.credit_minor
+        elif head == "table_trays":
+            f["fills_minor"] += line.by_source.get(FILL_MADE, 0)
+            f["table_trays_minor"] += line.closing_minor or 0
+        elif head == "chip_bank":
+            f["credits_minor"] += line.by_source.get(CREDIT_MADE, 0)
+        elif head == "table_win":
+            f["table_win_minor"] -= line.net_minor
+        elif head == "cage_over_short":
+            f["cashier_over_short_minor"] -= line.net_minor
         elif head == "chip_float":
             f["chip_float_minor"] -= line.closing_minor
         elif head == "player_accounts":
@@ -426,6 +445,6 @@ def _figures(lines: tuple[Line, ...]) -> dict[str, dict[str, Any]]:
             f["other_net_minor"] += line.net_minor
             f["other_accounts"] = sorted(set(f["other_accounts"]) | set(line.other_accounts))
         if head in ("rake", "time_charges", "games", "commission", "tournament_fees",
-                    "tournament_prizes", "jackpot_funding"):
+                    "tournament_prizes", "jackpot_funding", "table_win", "cage_over_short"):
             f["house_result_minor"] -= line.net_minor
     return figures

@@ -52,6 +52,8 @@ def close_sections(figures: Mapping[str, Mapping[str, Any]],
         cage.rows += [row(f"  of which {source}", amount)
                       for source, amount in sorted(by_source.items())]
         cage.rows += [row("Cash paid out", f.get("cash_paid_out_minor", 0)),
+                      row("Cashier over/short (short negative)",
+                          -f.get("cashier_over_short_minor", 0)),
                       row("Chip float outstanding (closing)", f.get("chip_float_minor", 0))]
         for line in _lines(lines, "cage_cash", currency):
             cage.rows += [row("Cage cash, opening", line.get("opening_minor")),
@@ -60,8 +62,12 @@ def close_sections(figures: Mapping[str, Mapping[str, Any]],
 
         tables = Section("tables", f"Tables ({currency})")
         tables.rows += [row("Drop at the tables", by_source.get("tables", 0)),
+                        row("Soft count (drop boxes counted)",
+                            f.get("soft_count_drop_minor", 0)),
                         row("Fills (chips to the tables)", f.get("fills_minor", 0)),
                         row("Credits (chips back to the cage)", f.get("credits_minor", 0)),
+                        row("Table games win (drop and count)", f.get("table_win_minor", 0)),
+                        row("Chips in table trays (closing)", f.get("table_trays_minor", 0)),
                         row("Chips on poker tables (closing)", f.get("table_stacks_minor", 0)),
                         row("Stakes on house-game tables (closing)",
                             f.get("game_stakes_minor", 0))]

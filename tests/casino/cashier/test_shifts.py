@@ -112,7 +112,7 @@ def test_a_transfer_moves_the_expected_amount(venues):
     assert Transfer.objects.count() == 2
     assert (Transfer.objects.get(target="window:w1").first_signature,
             Transfer.objects.get(target="window:w1").second_signature) == ("vera", "cara")
-    assert balance("table/bj-1/tray") == 100_00
+    assert balance(f"cage/{VENUE}/trays/bj-1") == 100_00
     with pytest.raises(CashierError) as refused:
         close_shift(venue=VENUE, window="w1", count=BANK, actor="cara")
     assert refused.value.details["expected_minor"] == TWO_THOUSAND + 500_00 - 100_00

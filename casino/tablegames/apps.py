@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class TableGamesConfig(AppConfig):
+    name = "casino.tablegames"
+    label = "tablegames"
+    verbose_name = "Table-games accounting"
+
+    def ready(self) -> None:
+        from ledger import projections as ledger_projections
+
+        from .projections import TableGamesProjection
+
+        ledger_projections.register(TableGamesProjection())

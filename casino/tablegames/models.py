@@ -1,0 +1,67 @@
+"""Projections of table-games accounting: sessions and slips."""
+
+from django.db import models
+
+
+class SessionState(models.TextChoices):
+    OPEN = "open"
+    CLOSED = "closed"
+    COUNTED = "counted"
+
+
+class TableSession(models.Model):
+    """One session (shift) of a gaming table, from opening to soft count."""
+
+    id = models.CharField(max_length=120, primary_key=True)
+    venue = models.CharField(max_length=60)
+    table = models.CharField(max_length=60)
+    state = models.CharField(max_length=8, choices=SessionState.choices)
+    currency = models.CharField(max_length=3)
+    gaming_day = models.DateField()
+    opened_at = models.DateTimeField()
+    opening_inventory = models.JSONField()
+    opening_minor = models.BigIntegerField()
+    fills_minor = models.BigIntegerField(default=0)
+    credits_minor = models.BigIntegerField(default=0)
+    closed_at = models.DateTimeField(null=True)
+    closing_inventory = models.JSONField(null=True)
+    closing_minor = models.BigIntegerField(null=True)
+    drop_minor = models.BigIntegerField(null=True)
+    count_variance_minor = models.BigIntegerField(null=True)
+    counted_by = models.CharField(max_length=310, blank=True)
+    win_minor = models.BigIntegerField(null=True)
+    hold_basis_points = models.IntegerField(null=True)
+    last_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["-last_position"]
+        constraints = [models.UniqueConstraint(
+            fields=["venue", "table"], condition=models.Q(state="open"),
+            name="tablegames_one_open_session_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.venue} table {self.table} ({self.state})"
+
+
+class Slip(models.Model):
+    """A fill (chips to the table) or a credit (chips back to the cage)."""
+
+    id = models.CharField(max_length=120, primary_key=True)
+    kind = models.CharField(max_length=8)     # fill | credit
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE,
+                                related_name="slips")
+    venue = models.CharField(max_length=60)
+    table = models.CharField(max_length=60)
+    chips = models.JSONField()
+    amount_minor = models.BigIntegerField()
+    currency = models.CharField(max_length=3)
+    cage_signature = models.CharField(max_length=150)
+    table_signature = models.CharField(max_length=150)
+    made_at = models.DateTimeField()
+    position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["-position"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.id} to table {self.table}"
