@@ -407,7 +407,8 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         if refusal is None and _betting_error(ctx, bet_kind, kind) is None:
             attempt = Attempt(kind="stake", venue=ctx.table.venue, amount_minor=valid,
                               currency=ctx.table.currency, player_id=player_id,
-                              game=ctx.table.game, bet_unit=bet_kind.bet_unit,
+                              game=_part_iv_game(ctx.table.game),
+                              bet_unit=bet_kind.bet_unit,
                               category=CATEGORY, at=ctx.at,
                               in_play_raise=bet_kind.raise_of is not None)
             compliance = load_context(attempt)
@@ -465,6 +466,15 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         return None
 
 
+def _part_iv_game(game: str) -> str:
+    """The game id of the Part IV rows a game's stakes are checked against.
+
+    Its own, except for the points games played between players, which a
+    RAY venue caps as poker between players (decision games.chinese.escrow).
+    """
+    return getattr(GAMES[game], "part_iv_game", game)
+
+
 def _betting_error(ctx: "RoundContext", bet_kind, kind: str) -> GamesError | None:
     """Why the round takes no such bet now (409, nothing written), or None (pure)."""
     state = ctx.round.state
@@ -494,7 +504,7 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[BetAtVersion], 
     cover in Baccara, decision games.baccara.cover).
     """
     table = ctx.table
-    limit = rules.stake_limit(ctx.rulebook, table.game, bet_kind.bet_unit)
+    limit = rules.stake_limit(ctx.rulebook, _part_iv_game(table.game), bet_kind.bet_unit)
     cap, cite = table.stake_minor_max, "002:L139"
     if limit is not None and limit.stake_minor_max < cap:
         cap, cite = limit.stake_minor_max, limit.cite

@@ -26,7 +26,9 @@ class GameTableOpenSerializer(StrictSerializer):
                   " (a-c), `bonus_table` (i, ii). Ultimate Texas Hold'em: `trips_table`"
                   " (i-iv). Oasis: `version` (base, a, b, c, d), `win_minor_max` (the table's"
                   " posted win cap), `bonus` (fixed, progressive). Punto banco also"
-                  " `commission_minor_min`. Other games: none.")
+                  " `commission_minor_min`. Pai gow: `bank` (house, player). Open-faced chinese"
+                  " poker and chinese poker: `point_value_minor`, `scoring`. Other games:"
+                  " none.")
     stake_min = MoneyField(help_text="The table's posted minimum stake.")
     stake_max = MoneyField(help_text="The table's posted maximum; the Part IV cap applies"
                            " when lower.")
@@ -79,8 +81,10 @@ class GameOutcomeSerializer(StrictSerializer):
                   " `thirds`); hold'em games `dealer`, `board`, `boxes`; oasis `dealer`,"
                   " `boxes`, `dealer_replacement` (version d: `community`, `boxes`);"
                   " pai gow `dealer` (7 cards, `JK` the joker),"
-                  " `boxes` ({front, back}); baccara `punto`, `banco`, `choices`; triple bet"
-                  " `community`, `boxes`, `withdrawn`.")
+                  " `boxes` ({front, back}) and with a player bank `banker` ({front, back}),"
+                  " `dealer_stake_minor`; baccara `punto`, `banco`, `choices`; triple bet"
+                  " `community`, `boxes`, `withdrawn`; chinese poker games `button`, `hands`"
+                  " ({seat: {front, middle, back}}).")
 
 
 class GameSettleSerializer(StrictSerializer):

@@ -9,6 +9,7 @@ comes back to each player and the row (id and cite) that decided it.
 from .base import Game
 from .baccarat import Baccara, PuntoBanco
 from .blackjack import Blackjack
+from .chinese import ChinesePoker, OpenFacedChinesePoker
 from .common import BetIn, BetInvalid, BetKind, OutcomeInvalid, Settled
 from .dice import LuckyDice, SicBo
 from .holdem import (
@@ -32,7 +33,7 @@ GAMES: dict[str, Game] = {game.id: game for game in (
     FastPoker(), Blackjack(), RedDog(), Bulldog(), Baccara(), OasisStudPoker(),
     TexasHoldemBonus(), TexasHoldemBonusProgressive(), UltimateTexasHoldem(),
     UltimateTexasHoldemProgressive(), PaiGowPoker(), TripleBetPoker(), DynamicPoker(),
-    RiversidePoker(),
+    RiversidePoker(), OpenFacedChinesePoker(), ChinesePoker(),
 )}
 
 __all__ = ["GAMES", "BetIn", "BetInvalid", "BetKind", "Game", "OutcomeInvalid", "Settled"]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from casino.cage.events import gaming_account
+from casino.games.commands import _part_iv_game
 from casino.roles import Role
+from ledger.models import Event
 from tests.casino.api.conftest import client_for, post
 
 from .conftest import balance, funded_player, key
@@ -197,3 +199,57 @@ def test_baccara_bank_continues_passes_and_plays_avec_over_http(controller):
     reconcile(solo_round, game="baccara")
     assert {b["kind"]: b["returned_minor"] for b in solo_round["bets"]} == {
         "banco": 0, "banco_solo": 160_00}
+
+
+OFC_HANDS = {
+    "1": {"front": "Qs Qh 2d", "middle": "9c 9d 9h 4s 3c", "back": "Ac Kc Jc 8c 5c"},
+    "2": {"front": "As Ks Js", "middle": "Td Tc 6h 5d 4d", "back": "8s 8h 8d 7c 7s"},
+    "3": {"front": "2c 3d 4h", "middle": "5s 6s 7h 9s Jh", "back": "Th Jd Qd Kd 2h"},
+}
+
+
+def test_open_faced_chinese_poker_cash_hand_over_http(controller):
+    """000:L2633-2692 at the Veikkaus room, EUR 1 a point: each seat stakes 50 points;
+    seat 1 wins 27, seat 2 wins 4, seat 3 loses 31; the house keeps nothing."""
+    table = open_table(controller, "open_faced_chinese_poker", {"point_value_minor": 1_00},
+                       venue="poker-helsinki", stake_min="50.00", stake_max="50.00")
+    assert table["config"]["stake_minor"] == 50_00
+    players = [funded_player(venue="poker-helsinki") for _ in range(3)]
+    bets = [(p.id, "seat", {"seat": n}, "50.00") for n, p in enumerate(players, start=1)]
+    body = play(controller, table["table_id"], bets, {"button": 3, "hands": OFC_HANDS})
+    reconcile(body, venue="poker-helsinki", game="open_faced_chinese_poker")
+    assert body["house_minor"] == 0 and body["commission_minor"] == 0
+    assert [balance(gaming_account(p.id)) for p in players] == [
+        1_000_00 + 27_00, 1_000_00 + 4_00, 1_000_00 - 31_00]
+
+
+def test_chinese_poker_at_the_casino_over_http(controller):
+    """002:L1995 at RAY's casino, 1-3 scoring at EUR 0.50 a point (9 points at stake)."""
+    table = open_table(controller, "chinese_poker", {"point_value_minor": 50},
+                       stake_min="4.50", stake_max="4.50")
+    players = [funded_player() for _ in range(3)]
+    bets = [(p.id, "seat", {"seat": n}, "4.50") for n, p in enumerate(players, start=1)]
+    body = play(controller, table["table_id"], bets, {"button": 1, "hands": OFC_HANDS})
+    reconcile(body, game="chinese_poker")
+    assert [b["detail"]["points"] for b in sorted(body["bets"], key=lambda b: b["bet_id"])
+            ] == [4, 2, -6]
+    assert body["house_minor"] == 0
+
+
+def test_chinese_poker_stakes_meet_the_part_iv_poker_opening_stake_cap(controller):
+    """002:L3405 (decision games.chinese.escrow): a seat's stake at the casino is
+    checked as the opening stake of poker between players (EUR 20,000); without that
+    row the pipeline would refuse a game Part IV does not list."""
+    table = open_table(controller, "chinese_poker", {"point_value_minor": 1_00},
+                       stake_min="9.00", stake_max="9.00")
+    player = funded_player()
+    round_id = post(controller, f"{API}/tables/{table['table_id']}/rounds", {},
+                    key=key("r")).json()["round_id"]
+    bet = post(controller, f"{API}/rounds/{round_id}/bets",
+               {"player_id": player.id, "kind": "seat", "spec": {"seat": 1},
+                "stake": "9.00"}, key=key("b"))
+    assert bet.status_code == 201, bet.json()
+    assert _part_iv_game("chinese_poker") == "poker_pvp"
+    placed = Event.objects.get(type="games.bet_placed", payload__bet_id=bet.json()["bet_id"])
+    assert {"compliance.game_not_offered", "compliance.max_stake"} <= set(
+        placed.payload["verdict"]["checks_passed"])
