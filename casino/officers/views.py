@@ -214,3 +214,63 @@ def jackpot_decision(request, hit_id: str, decision: str):
     else:
         messages.success(request, f"Jackpot hit {hit_id} {verb}.")
     return HttpResponseRedirect(reverse("admin:officers_desk") + "#desk-jackpot-hits")
+
+
+REPORT_ROLES = (Role.COMPLIANCE_OFFICER, Role.AUDITOR, Role.ACCOUNTANT)
+REPORT_TITLES = {
+    "cash_by_player_day": "Cash in and out per player and gaming day",
+    "large_cash_log": "Large cash log (90 % of the threshold and above)",
+    "structuring_review": "Structuring review (across days and venues)",
+    "exception_report": "Daily exception report",
+}
+
+
+class ThresholdReportForm(forms.Form):
+    report = forms.ChoiceField(choices=list(REPORT_TITLES.items()))
+    first_day = forms.DateField(label="From gaming day",
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(label="To gaming day",
+                               widget=forms.DateInput(attrs={"type": "date"}))
+    format = forms.ChoiceField(choices=[("html", "Show here"), ("csv", "CSV"),
+                                        ("xlsx", "XLSX")], initial="html")
+
+
+def threshold_reports(request):
+    """Threshold and exception reports (casino.reports.thresholds): shown or exported."""
+    from django.http import HttpResponse
+
+    from casino.reports import thresholds
+
+    if not (request.user.is_superuser or has_role(request.user, *REPORT_ROLES)):
+        raise PermissionDenied
+    form = ThresholdReportForm(request.GET or None)
+    table, columns, error = None, [], ""
+    if form.is_valid():
+        data = form.cleaned_data
+        report, first, last = data["report"], data["first_day"], data["last_day"]
+        try:
+            rows = thresholds.build(report, first, last)
+        except ValueError as problem:
+            error = str(problem)
+        else:
+            name = f"{report}-{first.isoformat()}-{last.isoformat()}"
+            if data["format"] == "csv":
+                response = HttpResponse(thresholds.to_csv(report, rows),
+                                        content_type="text/csv; charset=utf-8")
+                response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+                return response
+            if data["format"] == "xlsx":
+                response = HttpResponse(thresholds.to_xlsx(report, rows), content_type=(
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+                response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+                return response
+            columns = [column.replace("_", " ") for column in thresholds.COLUMNS[report]]
+            table = [[thresholds.shown(column, row[column], row.get("currency", ""))
+                      for column in thresholds.COLUMNS[report]] for row in rows]
+    elif not request.GET:
+        day = queries.today()
+        form = ThresholdReportForm(initial={"report": "cash_by_player_day", "first_day": day,
+                                            "last_day": day, "format": "html"})
+    return _render(request, "officers/threshold_reports.html", "Threshold and exception reports",
+                   form=form, table=table, columns=columns, error=error,
+                   report_title=REPORT_TITLES.get(request.GET.get("report", ""), ""))
