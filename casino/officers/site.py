@@ -29,6 +29,8 @@ def officer_urls(site) -> list:
              name="officers_stream_timeline"),
         path("officers/charts/", wrap(views.charts_page), name="officers_charts"),
         path("officers/verify/", wrap(views.verify), name="officers_verify"),
+        path("officers/cases/<str:case_id>/str.xml", wrap(views.case_str),
+             name="officers_case_str"),
         path("officers/reports/", wrap(views.threshold_reports),
              name="officers_threshold_reports"),
         path("officers/jackpot-hits/<str:hit_id>/<str:decision>/",

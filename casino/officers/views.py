@@ -274,3 +274,22 @@ def threshold_reports(request):
     return _render(request, "officers/threshold_reports.html", "Threshold and exception reports",
                    form=form, table=table, columns=columns, error=error,
                    report_title=REPORT_TITLES.get(request.GET.get("report", ""), ""))
+
+
+def case_str(request, case_id: str):
+    """Download a case's suspicious-transaction report (casino.reports.suspicious)."""
+    from django.http import Http404, HttpResponse
+
+    from casino.reports.suspicious import str_xml
+
+    if not has_role(request.user, Role.COMPLIANCE_OFFICER):
+        raise PermissionDenied
+    user = request.user
+    try:
+        body = str_xml(case_id, officer_first=user.first_name or user.get_username(),
+                       officer_last=user.last_name)
+    except LookupError:
+        raise Http404 from None
+    response = HttpResponse(body, content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="str-{case_id}.xml"'
+    return response
