@@ -1078,6 +1078,11 @@ def _tables(rulebook: RulebookVersion, engine) -> dict[str, list[dict]]:
     """The game's pay tables from a rulebook version; 422 if a required one is missing."""
     found = {key: table.rows for key in engine.tables
              if (table := rules.rule_table(rulebook, key)) is not None}
+    for key in engine.tables:
+        # A single cited figure a game reads (RAY online's cover, banker raise
+        # and doubling cube: issue 22) comes in as a one-row table.
+        if key not in found and (figure := rules.figure(rulebook, key)) is not None:
+            found[key] = [{"value": figure.value, "cite": figure.cite}]
     optional = set(getattr(engine, "optional_tables", ()))
     missing = [key for key in engine.tables if key not in found and key not in optional]
     if missing:

@@ -21,6 +21,7 @@ from .holdem import (
     UltimateTexasHoldemProgressive,
 )
 from .oasis import OasisStudPoker
+from .online import BankerCards, DicePvp, HedgeBet
 from .pai_gow import PaiGowPoker
 from .red_dog import Bulldog, RedDog
 from .roulette import Roulette
@@ -33,7 +34,8 @@ GAMES: dict[str, Game] = {game.id: game for game in (
     FastPoker(), Blackjack(), RedDog(), Bulldog(), Baccara(), OasisStudPoker(),
     TexasHoldemBonus(), TexasHoldemBonusProgressive(), UltimateTexasHoldem(),
     UltimateTexasHoldemProgressive(), PaiGowPoker(), TripleBetPoker(), DynamicPoker(),
-    RiversidePoker(), OpenFacedChinesePoker(), ChinesePoker(),
+    RiversidePoker(), OpenFacedChinesePoker(), ChinesePoker(), HedgeBet(), BankerCards(),
+    DicePvp(),
 )}
 
 __all__ = ["GAMES", "BetIn", "BetInvalid", "BetKind", "Game", "OutcomeInvalid", "Settled"]

@@ -104,8 +104,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     "jackpot.bad_beat.hi_lo_uses_high_criteria": (JACKPOTS, "hi-lo games judged on the high"
                                                   " hand, built in"),
     # tournaments
-    "tournament.fee.": (TOURNAMENTS, "online tournament buy-ins are split into prize and"
-                        " fee parts by the announcer, not checked against the tiers"),
     "tournament.entries_per_player": (TOURNAMENTS, "one entry per player is the engine's"
                                       " default, not read from the rulebook"),
     "hexapro.players": (TOURNAMENTS, "three seats per HexaPro game are built into the"
@@ -132,13 +130,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
                                                      " rebuy before an add-on, built in"),
     # not built
     "online.rake.poker.basis": (NOT_BUILT, "online poker rake under RAY"),
-    "online.rake.card_pvp_other.basis": (NOT_BUILT, "rake of online card games"),
-    "online.rake.dice_pvp.basis": (NOT_BUILT, "rake of online dice games"),
-    "online.rake.cap_allowed": (NOT_BUILT, "a cap on online rake"),
-    "online.card_pvp_other.banker_raise.max_factor": (NOT_BUILT, "the banker's raise"),
-    "online.card_pvp_other.stakes_against_banker_max": (NOT_BUILT, "stakes against the"
-                                                        " banker"),
-    "online.dice_pvp.doubling_cube.factor": (NOT_BUILT, "the doubling cube"),
 }
 
 
