@@ -154,11 +154,18 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # The role matrix (casino.roles.MATRIX) governs every operation under
+    # /api/v1/, the ledger's read views included.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated",
+                                   "casino.roles.HasRole"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "casino.exception_handler.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
+
+# The catch-up feed shows each client only what its roles may read elsewhere,
+# personal data hidden from all but officers and auditors (issue 16).
+LEDGER_FEED_FILTER = "casino.roles.feed_filter"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "casino-ledger API",

@@ -51,17 +51,20 @@ from typing import Any, Mapping, Sequence
 
 from django.db import transaction
 
-from casino.accounts import cage_cash
-from casino.compliance.checks import AttemptContext, Figure, run_checks
+from casino.accounts import OVERFLOW_KEY, cage_cash, gaming_account
+from casino.compliance.checks import AttemptContext, Figure, Verdict, run_checks
 from casino.compliance.pipeline import Attempt, load_context, venue_day
 from casino.errors import CodedError
 from casino.rules import queries as rules
 from casino.rules.cache import cached
 from casino.rules.models import Venue, VenueType
-from casino.runner import BaseCommand, Call, Decision, Rejection, run
+from casino.runner import (BaseCommand, Call, Decision, Rejection, RunnerError,
+                           RunnerErrorCode, run)
+from casino.wallet import PlayerCredit, accounts_to_open, credit_players, overflow_blocks
 from ledger import NewEvent, Posting, RecordedEvent
-from ledger import InsufficientFunds, LedgerError
+from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError, UnknownAccount
 from ledger.read import Account, AccountType
+from ledger.read import events as events_at
 from ledger.read import recorded_request, stream_version
 
 from .errors import MachinesError, MachinesErrorCode as Code, MachinesRule as Rule
@@ -82,6 +85,8 @@ from .events import (
     cash_account,
     coin_in_account,
     coin_out_account,
+    contributions_account,
+    jackpot_pool_account,
     credit_account,
     machine_stream,
     placement_stream,
@@ -90,7 +95,9 @@ from .events import (
     voucher_account,
     voucher_stream,
 )
-from .models import ONLINE_KINDS, SPECIAL_KINDS, Machine, MachineKind, Premises, Voucher
+from .models import ONLINE_KINDS, SPECIAL_KINDS, Machine, MachineJackpot, MachineKind
+from .models import Premises, Voucher
+from .jackpots import link_terms_for_registration, pool_name
 from .models import VoucherState
 
 MACHINE_ID = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
@@ -98,6 +105,10 @@ ROUND_ID = re.compile(r"^[A-Za-z0-9._-]{1,80}$")
 BATCH_ROUNDS_MAX = 1000     # issue 15 item 3: up to 1,000 rounds in one request
 ROUND_STAKES_MAX = 100      # lines or options of one round
 GAMES_MAX = 50
+STAKE_OPTIONS_MAX = 50
+JACKPOT_LINKS_MAX = 20
+# An online solo casino game's Part IV game (002:L3457-3461), with its bet unit.
+SOLO_GAMES = frozenset({"wheel_and_number_draw", "dice_vs_house", "card_vs_house"})
 AMOUNT_MINOR_MAX = 10**10
 LAND_VENUE_TYPES = frozenset({VenueType.GAMING_HALL, VenueType.PARTNER_PREMISES,
                               VenueType.CASINO})
@@ -105,6 +116,8 @@ HALL_RULEBOOK = "ray-gaming-hall"
 # Nothing is played on credit (002:L135): the machine's credit account may
 # not go below zero, so a refusal for want of credit cites the line.
 NO_CREDIT_CITE = "002:L135"
+ROUND_REJECTED_CODE = Code.ROUND_REJECTED
+KEY_REUSED_CODE = RunnerErrorCode.IDEMPOTENCY_KEY_REUSED
 
 
 def _call(actor: str, key: str | None, at: dt.datetime | None = None) -> Call:
@@ -120,8 +133,17 @@ def _venue_type(place: Venue, at: dt.datetime) -> str:
     return rules.rulebook_in_force(place.rulebook_id, local).venue_type
 
 
-def _adults_only(venue: str) -> bool:
-    return Premises.objects.filter(venue=venue, adults_only=True).exists()
+def _adults_only(place: Venue) -> bool:
+    """Whether only people aged 18 or over enter the venue: its latest posting.
+
+    Posted with the venue (rules: register_venue / change_venue) or here
+    (post_premises_entry); the later of the two holds.
+    """
+    posted = Premises.objects.filter(venue=place.code).values_list(
+        "adults_only", "posted_position").first()
+    if posted is not None and posted[1] > place.adults_only_position:
+        return posted[0]
+    return place.adults_only
 
 
 def _machine(machine_id: str) -> Machine:
@@ -150,6 +172,10 @@ class MachineResult:
     rulebook: str
     position: int
     replayed: bool = False
+    paylines: int | None = None
+    stake_options: tuple[int, ...] = ()
+    jackpot_links: tuple[str, ...] = ()
+    online_game: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,14 +278,25 @@ POST_PREMISES = PostPremises()
 
 
 def register_machine(*, machine_id: str, venue: str, kind: str, games: Sequence[str],
-                     long_interactive_rounds: bool = False, actor: str,
+                     long_interactive_rounds: bool = False, paylines: int | None = None,
+                     stake_options: Sequence[int] = (), jackpot_links: Sequence[str] = (),
+                     online_game: str | None = None, actor: str,
                      idempotency_key: str | None = None) -> MachineResult:
-    """Register a machine to a venue, with its kind, games and round flag.
+    """Register a machine to a venue, with its kind, games, paylines, stake
+    options, jackpot links and round flag.
 
     Refused and recorded (422 machines.placement_rejected): a special
     machine outside a hall or an 18+ premises (002:L1401); an online kind
     off an online venue, a land kind on one (decision machines.placement.online).
-    409 machines.machine_exists for an id already registered.
+    409 machines.machine_exists for an id already registered. 400
+    machines.invalid_request: the long-interactive-rounds flag on anything
+    but an online slot (the only rule that allows it, 002:L3479); an online
+    solo game without its Part IV game (`online_game`: wheel_and_number_draw,
+    dice_vs_house or card_vs_house, 002:L3457-3461); a jackpot link to a
+    jackpot that is not posted at the venue (404 machines.unknown_jackpot).
+    `paylines` bounds the stakes of a slot round (one per line) and
+    `stake_options` the amounts a stake may take (decision
+    machines.stake_options: a round outside them is refused and recorded).
     """
     if not isinstance(machine_id, str) or not MACHINE_ID.match(machine_id):
         raise _invalid("machine_id: 1-60 letters, digits, '.', '_' or '-'",
@@ -269,8 +306,34 @@ def register_machine(*, machine_id: str, venue: str, kind: str, games: Sequence[
     games = [str(game) for game in games]
     if not 1 <= len(games) <= GAMES_MAX:
         raise _invalid(f"a machine offers 1 to {GAMES_MAX} games", field="games")
+    if long_interactive_rounds and kind != MachineKind.ONLINE_SLOT:
+        raise _invalid("only an online slot may be flagged as having long, interactive"
+                       " rounds (002:L3479)", field="long_interactive_rounds", cite="002:L3479")
+    if kind == MachineKind.ONLINE_SOLO_GAME and online_game not in SOLO_GAMES:
+        raise _invalid(f"an online solo game names its Part IV game: one of"
+                       f" {', '.join(sorted(SOLO_GAMES))} (002:L3457-3461)",
+                       field="online_game")
+    if kind != MachineKind.ONLINE_SOLO_GAME and online_game:
+        raise _invalid("online_game is for online solo games", field="online_game")
+    if paylines is not None and (type(paylines) is not int
+                                 or not 1 <= paylines <= ROUND_STAKES_MAX):
+        raise _invalid(f"paylines: 1 to {ROUND_STAKES_MAX}", field="paylines")
+    options = sorted({int(o) for o in stake_options})
+    if len(options) > STAKE_OPTIONS_MAX or any(
+            type(o) is not int or not 0 < o <= AMOUNT_MINOR_MAX for o in stake_options):
+        raise _invalid(f"stake_options: at most {STAKE_OPTIONS_MAX} positive amounts in cents",
+                       field="stake_options")
+    links = sorted({str(link) for link in jackpot_links})
+    if len(links) > JACKPOT_LINKS_MAX:
+        raise _invalid(f"at most {JACKPOT_LINKS_MAX} jackpot links", field="jackpot_links")
     arguments = {"machine_id": machine_id, "venue": venue, "kind": kind, "games": games,
                  "long_interactive_rounds": bool(long_interactive_rounds)}
+    # Named only when given, so registrations recorded before keep their
+    # fingerprint.
+    for name, value in (("paylines", paylines), ("stake_options", options),
+                        ("jackpot_links", links), ("online_game", online_game)):
+        if value:
+            arguments[name] = value
     return run(REGISTER_MACHINE, arguments, _call(actor, idempotency_key))
 
 
@@ -282,6 +345,7 @@ class RegisterContext:
     rulebook: str
     adults_only: bool
     at: dt.datetime
+    jackpots: tuple[MachineJackpot, ...] = ()
 
 
 def placement_failure(kind: str, venue_type: str, adults_only: bool
@@ -314,8 +378,19 @@ class RegisterMachine(BaseCommand[RegisterContext, MachineResult]):
         at = call.moment()
         version = rules.rulebook_in_force(place.rulebook_id,
                                           at.astimezone(dt.timezone.utc).date())
+        jackpots = []
+        for jackpot_id in arguments.get("jackpot_links", ()):
+            jackpot = MachineJackpot.objects.filter(id=jackpot_id, venue=place.code).first()
+            if jackpot is None:
+                raise MachinesError(Code.UNKNOWN_JACKPOT,
+                                    f"no jackpot {jackpot_id!r} posted at {place.code}",
+                                    jackpot_id=jackpot_id)
+            if jackpot.scope == "single_machine":
+                raise _invalid(f"jackpot {jackpot_id} is a single machine's",
+                               field="jackpot_links")
+            jackpots.append(jackpot)
         return RegisterContext(arguments, place, version.venue_type, version.key,
-                               _adults_only(place.code), at)
+                               _adults_only(place), at, tuple(jackpots))
 
     def check(self, context: RegisterContext) -> Rejection | None:
         a = context.arguments
@@ -334,10 +409,17 @@ class RegisterMachine(BaseCommand[RegisterContext, MachineResult]):
     def decide(self, context: RegisterContext) -> Decision:
         a, place = context.arguments, context.place
         machine_id = a["machine_id"]
-        payload = {**a, "venue": place.code, "currency": place.currency,
+        payload = {"paylines": None, "stake_options": [], "jackpot_links": [],
+                   "online_game": "", **a, "venue": place.code, "currency": place.currency,
                    "rulebook": context.rulebook}
+        link_accounts, link_postings = [], []
+        for jackpot in context.jackpots:
+            more_accounts, more_postings = link_terms_for_registration(jackpot, machine_id)
+            link_accounts += more_accounts
+            link_postings += more_postings
         event = NewEvent(stream=machine_stream(machine_id), type=MACHINE_REGISTERED,
-                         payload=payload, schema_version=SCHEMA_VERSION,
+                         payload=payload, postings=tuple(link_postings),
+                         schema_version=SCHEMA_VERSION,
                          occurred_at=context.at, gaming_day=venue_day(place, context.at))
         currency = place.currency
         accounts = [
@@ -350,6 +432,9 @@ class RegisterMachine(BaseCommand[RegisterContext, MachineResult]):
                  currency=currency, name=f"Coin in of machine {machine_id}"),
             dict(code=coin_out_account(machine_id), type=AccountType.EXPENSE,
                  currency=currency, name=f"Coin out of machine {machine_id}"),
+            dict(code=contributions_account(machine_id), type=AccountType.EXPENSE,
+                 currency=currency, name=f"Jackpot contributions of machine {machine_id}"),
+            *link_accounts,
         ]
         return Decision([event], {event.stream: 0}, accounts=accounts)
 
@@ -360,7 +445,9 @@ class RegisterMachine(BaseCommand[RegisterContext, MachineResult]):
         p = event.payload
         return MachineResult(p["machine_id"], p["venue"], p["kind"], tuple(p["games"]),
                              p["long_interactive_rounds"], p["currency"], p["rulebook"],
-                             event.position, replayed)
+                             event.position, replayed, p.get("paylines"),
+                             tuple(p.get("stake_options", ())),
+                             tuple(p.get("jackpot_links", ())), p.get("online_game", ""))
 
 
 REGISTER_MACHINE = RegisterMachine()
@@ -381,10 +468,28 @@ class Caps:
     round_unit: str | None          # the round cap's bet unit, if any
     round_units: frozenset[str]     # the stakes the round cap adds up
     rulebook_id: str | None = None  # read the caps from this rulebook instead
+    category: str = "slots"         # the loss-cap counter an online round feeds
+    # An online solo game: the round's total also passes the player's limits
+    # and the loss cap (each stake is capped on its own, 002:L3457-3461).
+    total_for_limits: bool = False
 
 
-def caps_for(kind: str, venue_type: str, adults_only: bool) -> Caps:
-    """Return the Part IV caps a land machine's rounds pass (pure)."""
+def caps_for(kind: str, venue_type: str, adults_only: bool, *,
+             long_interactive_rounds: bool = False, online_game: str = "") -> Caps:
+    """Return the Part IV caps a machine's rounds pass (pure).
+
+    Online (002:L3477-3479): EUR 20 a round, EUR 100 in a game flagged as
+    having long, interactive rounds, the round feeding the slots loss cap;
+    a solo casino game caps each betting option by its game's row
+    (002:L3457-3461) and feeds the casino-games loss cap (002:L3082).
+    """
+    if kind == MachineKind.ONLINE_SLOT:
+        game = "slot_game_long_round" if long_interactive_rounds else "slot_game"
+        return Caps(game, {"line": False}, "line", "round_total", frozenset({"line"}),
+                    category="slots")
+    if kind == MachineKind.ONLINE_SOLO_GAME:
+        return Caps(online_game, {"betting_option": True}, "betting_option", None,
+                    frozenset(), category="casino_vs_house", total_for_limits=True)
     if kind == MachineKind.SLOT:
         if venue_type == VenueType.CASINO:
             # 002:L3439: EUR 20 per line or option, no round total.
@@ -413,7 +518,7 @@ def play_round(*, machine_id: str, round_id: str, stakes: Sequence[Mapping[str, 
                total_minor: int, reused_minor: int = 0, win_minor: int = 0,
                player_id: str | None = None, actor: str,
                at: dt.datetime | None = None) -> RoundResult:
-    """Record one round a machine played, under the key `<machine>/<round id>`.
+    """Record one round a machine played, keyed by the machine's own round id.
 
     `stakes` are the round's stakes per line or option ({option, unit,
     amount_minor}), re-used ones included; `total_minor` is their sum
@@ -422,10 +527,35 @@ def play_round(*, machine_id: str, round_id: str, stakes: Sequence[Mapping[str, 
     400 machines.invalid_request for a malformed round (nothing written);
     422 machines.round_rejected for a rule (recorded); 409
     idempotency_key_reused for the same round id with other content.
+    A land machine's round is a batch of one (casino/machines/batches.py);
+    an online round runs alone under the key `machine:<machine>/<round id>`.
     """
     arguments = _round_arguments(machine_id, round_id, stakes, total_minor, reused_minor,
                                  win_minor, player_id)
-    return run(PLAY_ROUND, arguments, _call(actor, round_key(machine_id, round_id), at))
+    machine = _machine(machine_id)
+    if machine.kind in ONLINE_KINDS:
+        return run(PLAY_ROUND, arguments, _call(actor, round_key(machine_id, round_id), at))
+    from .batches import AlreadyRecorded, BatchRounds
+
+    played_at = at.isoformat() if at is not None else None
+    try:
+        batch = run(BatchRounds(machine_id, {}, record_batch=False),
+                    {"machine_id": machine_id,
+                     "rounds": [{**arguments, "played_at": played_at}]},
+                    _call(actor, None))
+        outcome = batch.rounds[0]
+    except AlreadyRecorded as recorded:
+        outcome = recorded.outcome
+    if outcome["status"] == "accepted":
+        return RoundResult(machine_id, round_id, total_minor, reused_minor, win_minor,
+                           outcome["position"], outcome.get("replayed", False))
+    if outcome["code"] == ROUND_REJECTED_CODE:
+        recorded = events_at(outcome["position"], outcome["position"])[0]
+        raise RoundRejected(recorded.payload, recorded.position)
+    if outcome["code"] == KEY_REUSED_CODE:
+        raise RunnerError(RunnerErrorCode.IDEMPOTENCY_KEY_REUSED, outcome["message"],
+                          round_id=round_id)
+    raise MachinesError(outcome["code"], outcome["message"], round_id=round_id)
 
 
 def _round_arguments(machine_id, round_id, stakes, total_minor, reused_minor, win_minor,
@@ -457,6 +587,39 @@ def _round_arguments(machine_id, round_id, stakes, total_minor, reused_minor, wi
             "win_minor": win_minor, "player_id": player_id}
 
 
+@dataclass(frozen=True, slots=True)
+class JackpotLink:
+    """What a round needs of a jackpot its machine takes part in (cached)."""
+
+    jackpot_id: str
+    pool_account: str
+    amount: str
+    contribution_bp: int
+    qualifying_stake_minor: int
+
+
+def _jackpot_links(machine: Machine) -> tuple[JackpotLink, ...]:
+    """The machine's jackpot links, with their contribution terms (cached).
+
+    The machines projection empties the cache when a jackpot is posted or
+    a machine linked, so this process sees it at once (casino.rules.cache).
+    """
+    def load() -> tuple[JackpotLink, ...]:
+        rows = MachineJackpot.objects.filter(links__machine_id=machine.id).order_by("id")
+        return tuple(JackpotLink(j.id, jackpot_pool_account(j.venue, pool_name(
+                                     j.id, j.scope, machine.id)),
+                                 j.amount, int(j.terms.get("contribution_bp", 0)),
+                                 int(j.terms.get("qualifying_stake_minor", 0)))
+                     for j in rows)
+    return cached(("machines.jackpot_links", machine.id), load)
+
+
+def _adults_only_cached(place: Venue) -> bool:
+    # Emptied by a premises posting (machines projection) or a venue change
+    # (rules cache projection), like the machine rows.
+    return cached(("machines.adults_only", place.code), lambda: _adults_only(place))
+
+
 @dataclass(frozen=True)
 class RoundContext:
     arguments: Mapping[str, Any]
@@ -467,30 +630,40 @@ class RoundContext:
     credit_cite: str
     stakes: tuple[Mapping[str, Any], ...]   # units filled in
     attempts: tuple[tuple[Attempt, AttemptContext], ...]
+    verdicts: tuple[Verdict, ...]           # the attempts' verdicts, in order
     caps: Mapping[str, tuple[int, str]]
     at: dt.datetime
     day: dt.date
+    category: str
+    links: tuple[JackpotLink, ...]
+    credits: Mapping[str, PlayerCredit]     # online: the win split at the ceiling
+    online: bool
 
 
 class PlayRound(BaseCommand[RoundContext, RoundResult]):
     name = "machines.play_round"
     source = SOURCE
-    # A cash-out that emptied the credit after the load: load again, and the
-    # check records machines.insufficient_credit.
-    retry_on = (InsufficientFunds,)
+    # A cash-out that emptied the credit after the load (or, online, a
+    # withdrawal from the gaming account, a deposit that filled it): load
+    # again, and the check records machines.insufficient_credit.
+    retry_on = (InsufficientFunds, BalanceMaxExceeded)
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> RoundContext:
         machine = _machine(arguments["machine_id"])
-        if machine.kind in ONLINE_KINDS:
-            raise MachinesError(Code.ONLINE_PLAY_UNAVAILABLE,
-                                "online machines play from the gaming account, which this"
-                                " slice does not connect yet",
-                                machine_id=machine.id)
+        online = machine.kind in ONLINE_KINDS
+        player = arguments["player_id"]
+        if online and not player:
+            raise _invalid("an online round is a player's, from their gaming account:"
+                           " player_id is required", field="player_id",
+                           round_id=arguments["round_id"])
         place = rules.venue(machine.venue)
         at = call.moment()
         version = rules.rulebook_in_force(place.rulebook_id, at.astimezone(
             dt.timezone.utc).date())
-        caps = caps_for(machine.kind, version.venue_type, _adults_only(place.code))
+        caps = caps_for(machine.kind, version.venue_type,
+                        False if online else _adults_only_cached(place),
+                        long_interactive_rounds=machine.long_interactive_rounds,
+                        online_game=machine.online_game)
         stakes = []
         for stake in arguments["stakes"]:
             unit = stake["unit"] or caps.default_unit
@@ -500,46 +673,68 @@ class PlayRound(BaseCommand[RoundContext, RoundResult]):
                                round_id=arguments["round_id"])
             stakes.append({**stake, "unit": unit})
         attempts, limits = self._attempts(arguments, machine, place, caps, stakes, at)
+        verdicts = tuple(run_checks(ctx) for _, ctx in attempts)
         stream = machine_stream(machine.id)
         current = stream_version(stream)
-        credit = Account.objects.filter(code=credit_account(machine.id)).values_list(
-            "balance_minor", flat=True).first() or 0
-        return RoundContext(arguments, machine, place, current, credit,
-                            NO_CREDIT_CITE, tuple(stakes),
-                            tuple(attempts), limits, at, venue_day(place, at))
+        credits: dict[str, PlayerCredit] = {}
+        if online:
+            balance = Account.objects.filter(code=gaming_account(player)).values_list(
+                "balance_minor", flat=True).first() or 0
+            if arguments["win_minor"]:
+                credits = credit_players({player: arguments["win_minor"]},
+                                         currency=machine.currency, venue=place.code,
+                                         open_payouts_due=False)
+        else:
+            balance = Account.objects.filter(code=credit_account(machine.id)).values_list(
+                "balance_minor", flat=True).first() or 0
+        return RoundContext(arguments, machine, place, current, balance,
+                            NO_CREDIT_CITE, tuple(stakes), tuple(attempts), verdicts,
+                            limits, at, venue_day(place, at), caps.category,
+                            _jackpot_links(machine), credits, online)
 
     @staticmethod
     def _attempts(arguments, machine, place, caps: Caps, stakes, at):
         """Return the compliance attempts of a round and the caps they meet.
 
         One attempt per capped unit at its largest stake (every smaller one
-        passes if it does), one for the round total, one for the win.
+        passes if it does), one for the round total, one for the win. An
+        online solo game adds one for its round total against the player's
+        limits and the loss cap alone (its stakes are capped one by one).
         """
         player = arguments["player_id"]
         base = dict(kind="stake", venue=place.code, currency=place.currency,
-                    player_id=player, game=caps.game, category="slots", at=at)
+                    player_id=player, game=caps.game, category=caps.category, at=at)
         largest: dict[str, int] = {}
         for stake in stakes:
             if caps.units[stake["unit"]]:
                 largest[stake["unit"]] = max(largest.get(stake["unit"], 0),
                                              stake["amount_minor"])
-        wanted = [Attempt(bet_unit=unit, amount_minor=amount, **base)
+        wanted = [(Attempt(bet_unit=unit, amount_minor=amount, **base), False)
                   for unit, amount in largest.items()]
         if caps.round_unit:
             amount = sum(s["amount_minor"] for s in stakes if s["unit"] in caps.round_units)
             if amount:
-                wanted.append(Attempt(bet_unit=caps.round_unit, amount_minor=amount, **base))
+                wanted.append((Attempt(bet_unit=caps.round_unit, amount_minor=amount,
+                                       **base), False))
+        if caps.total_for_limits and arguments["total_minor"]:
+            wanted.append((Attempt(bet_unit=caps.default_unit,
+                                   amount_minor=arguments["total_minor"], **base), True))
         if arguments["win_minor"]:
-            wanted.append(Attempt(kind="win", venue=place.code, currency=place.currency,
-                                  amount_minor=arguments["win_minor"], at=at))
+            wanted.append((Attempt(kind="win", venue=place.code, currency=place.currency,
+                                   amount_minor=arguments["win_minor"], at=at), False))
         override = None
         if caps.rulebook_id:
             override = rules.rulebook_in_force(caps.rulebook_id,
                                                at.astimezone(dt.timezone.utc).date())
         attempts, limits = [], {}
-        for attempt in wanted:
+        for attempt, limits_only in wanted:
             context = load_context(attempt)
-            if override is not None and attempt.bet_unit:
+            if limits_only:
+                # The total is not a stake on one option: no Part IV row is
+                # asked of it, only the player's limits and the loss cap.
+                context = dataclasses.replace(context, stake_limit=None,
+                                              rulebook_has_stake_limits=False)
+            elif override is not None and attempt.bet_unit:
                 # Decision machines.adults_only_premises: the hall's row.
                 row = rules.stake_limit(override, attempt.game, attempt.bet_unit)
                 if row is not None:
@@ -551,16 +746,32 @@ class PlayRound(BaseCommand[RoundContext, RoundResult]):
         return attempts, limits
 
     def check(self, context: RoundContext) -> Rejection | None:
-        a = context.arguments
+        a, machine = context.arguments, context.machine
+        rulebook = context.attempts[0][1].rulebook if context.attempts else machine.rulebook
+        if machine.paylines and len(context.stakes) > machine.paylines:
+            return self._rejection(context, Rule.STAKE_NOT_OFFERED,
+                                   f"{len(context.stakes)} stakes on a machine of"
+                                   f" {machine.paylines} paylines", len(context.stakes),
+                                   machine.paylines, rulebook,
+                                   "decision machines.stake_options",
+                                   "A round stakes at most once per payline.")
+        if machine.stake_options:
+            offered = set(machine.stake_options)
+            for stake in context.stakes:
+                if stake["amount_minor"] not in offered:
+                    return self._rejection(
+                        context, Rule.STAKE_NOT_OFFERED,
+                        f"a stake of {stake['amount_minor']} cents is not one of the"
+                        f" machine's stake options", stake["amount_minor"], None, rulebook,
+                        "decision machines.stake_options",
+                        "The machine offers only its registered stake options.")
         if a["reused_minor"] > a["win_minor"]:
             return self._rejection(context, Rule.REUSED_ABOVE_WINS,
                                    "re-used stakes come from the round's own wins, and the"
                                    " round won less", a["reused_minor"], a["win_minor"],
-                                   context.attempts[0][1].rulebook if context.attempts else "",
-                                   "002:L3373", "Check the machine's round record.")
+                                   rulebook, "002:L3373", "Check the machine's round record.")
         checks_passed: list[str] = []
-        for _, attempt_context in context.attempts:
-            verdict = run_checks(attempt_context)
+        for verdict in context.verdicts:
             if not verdict.allowed:
                 f = verdict.failure
                 return self._rejection(context, f.code, f.message, f.amount_minor,
@@ -569,12 +780,15 @@ class PlayRound(BaseCommand[RoundContext, RoundResult]):
             checks_passed.extend(verdict.checks_passed)
         fresh = a["total_minor"] - a["reused_minor"]
         if fresh > context.credit_minor:
+            where = "gaming account" if context.online else "machine"
             return self._rejection(context, Rule.INSUFFICIENT_CREDIT,
                                    f"the round stakes {fresh} cents of fresh money and the"
-                                   f" machine holds {context.credit_minor}", fresh,
-                                   context.credit_minor, context.machine.rulebook,
+                                   f" {where} holds {context.credit_minor}", fresh,
+                                   context.credit_minor, machine.rulebook,
                                    context.credit_cite,
-                                   "A machine plays from its credit only; insert cash first.")
+                                   "A machine plays from its credit only; insert cash first."
+                                   if not context.online else
+                                   "Online play is from the gaming account; deposit first.")
         return None
 
     @staticmethod
@@ -595,27 +809,74 @@ class PlayRound(BaseCommand[RoundContext, RoundResult]):
     def decide(self, context: RoundContext) -> Decision:
         a, machine = context.arguments, context.machine
         total, win, currency = a["total_minor"], a["win_minor"], machine.currency
+        player = a["player_id"]
         postings = []
-        if win:     # 002:L1381: the win is on the credit at once
-            postings += [Posting(coin_out_account(machine.id), win, currency),
-                         Posting(credit_account(machine.id), -win, currency)]
-        if total:
-            postings += [Posting(credit_account(machine.id), total, currency),
-                         Posting(coin_in_account(machine.id), -total, currency)]
-        passed = sorted({code for _, ctx in context.attempts
-                         for code in run_checks(ctx).checks_passed})
+        accounts: list[Mapping[str, Any]] = []
+        payload_extra: dict[str, Any] = {}
+        if context.online:
+            # Online: the gaming account pays the stakes and takes the win at
+            # once, up to its ceiling (decision online.account.balance_overflow).
+            if win:
+                credit = context.credits[player]
+                postings += [Posting(coin_out_account(machine.id), win, currency),
+                             *credit.postings]
+                accounts += accounts_to_open(context.credits.values())
+                blocks = overflow_blocks(context.credits.values())
+                if blocks:
+                    payload_extra[OVERFLOW_KEY] = blocks
+            if total:
+                postings += [Posting(gaming_account(player), total, currency),
+                             Posting(coin_in_account(machine.id), -total, currency)]
+            payload_extra["activity"] = {
+                "player": player, "venue": context.place.code,
+                "day": context.day.isoformat(), "category": context.category,
+                "staked_minor": total, "won_minor": win}
+        else:
+            if win:     # 002:L1381: the win is on the credit at once
+                postings += [Posting(coin_out_account(machine.id), win, currency),
+                             Posting(credit_account(machine.id), -win, currency)]
+            if total:
+                postings += [Posting(credit_account(machine.id), total, currency),
+                             Posting(coin_in_account(machine.id), -total, currency)]
+        contributions = {}
+        for link in context.links:
+            if (link.amount != "progressive" or not link.contribution_bp
+                    or total < max(link.qualifying_stake_minor, 1)):
+                continue
+            # Decision machines.jackpot.contribution: the venue's posted rate
+            # of the round's total, rounded down (the cent's fraction stays
+            # with the house).
+            amount = total * link.contribution_bp // 10_000
+            if amount:
+                contributions[link.jackpot_id] = amount
+                postings += [Posting(contributions_account(machine.id), amount, currency),
+                             Posting(link.pool_account, -amount, currency)]
+        if contributions:
+            payload_extra["jackpot_contributions"] = contributions
+        passed = sorted({code for verdict in context.verdicts
+                         for code in verdict.checks_passed})
         payload = {"machine_id": machine.id, "venue": context.place.code,
-                   "round_id": a["round_id"], "player_id": a["player_id"],
+                   "round_id": a["round_id"], "player_id": player,
                    "stakes": list(context.stakes), "total_minor": total,
                    "reused_minor": a["reused_minor"],
-                   "fresh_minor": total - a["reused_minor"], "win_minor": win,
+                   "win_minor": win,
                    "caps": {unit: list(cap) for unit, cap in context.caps.items()},
-                   "verdict": {"rulebook": machine.rulebook, "checks_passed": passed}}
+                   "verdict": {"rulebook": machine.rulebook, "checks_passed": passed},
+                   **payload_extra}
         event = NewEvent(stream=machine_stream(machine.id), type=ROUND_PLAYED,
                          payload=payload, postings=tuple(postings),
                          schema_version=SCHEMA_VERSION, occurred_at=context.at,
                          gaming_day=context.day)
-        return Decision([event], {event.stream: context.version})
+        return Decision([event], {event.stream: context.version}, accounts=accounts)
+
+    def refusal(self, context: RoundContext, error: LedgerError) -> Exception | None:
+        if (context.online and isinstance(error, UnknownAccount)
+                and error.details.get("account") == gaming_account(
+                    context.arguments["player_id"])):
+            # A player the cage never opened an account for holds nothing.
+            return MachinesError(Code.INVALID_REQUEST, "the player has no gaming account",
+                                 field="player_id")
+        return None
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> RoundResult:
         event = events[0]
@@ -633,24 +894,45 @@ def report_rounds(*, machine_id: str, rounds: Sequence[Mapping[str, Any]], actor
                   idempotency_key: str | None = None) -> BatchResult:
     """Record a batch of up to 1,000 rounds, each accepted or refused on its own.
 
-    The batch runs in one transaction; each round goes through the runner
-    under its own key (`<machine>/<round id>`), so a re-sent batch replays
-    round by round and writes nothing new. A refused round is recorded
-    with its rule and the others go in. The batch's answer is recorded
-    under the request's key (`machines.batch_reported`): the same key and
-    body answers it again, another body under it is 409
+    A land machine's batch is one write (casino/machines/batches.py): every
+    round decided in memory against the credit the rounds before it left,
+    appended in one transaction with the batch's own record
+    (`machines.batch_reported`) under the request's key. An online
+    machine's rounds run one by one in one transaction, each under its own
+    key. Either way a round id is the machine's key: a re-sent batch
+    replays round by round and plays nothing again; a malformed or
+    refused round is an outcome of its own and the others go in. The same
+    key and body answers the batch again; another body under it is 409
     idempotency_key_reused.
     """
+    from .batches import BatchRounds
+
     if not 1 <= len(rounds) <= BATCH_ROUNDS_MAX:
         raise _invalid(f"a batch holds 1 to {BATCH_ROUNDS_MAX} rounds", field="rounds")
     ids = [r.get("round_id") for r in rounds]
     if len(set(ids)) != len(ids):
         raise _invalid("a round id appears twice in the batch", field="rounds")
+    machine = _machine(machine_id)
+    if machine.kind not in ONLINE_KINDS:
+        clean, invalid = [], {}
+        for r in rounds:
+            try:
+                clean.append({**_round_arguments(
+                    machine_id, r["round_id"], r.get("stakes", ()), r["total_minor"],
+                    r.get("reused_minor", 0), r.get("win_minor", 0), r.get("player_id")),
+                    "played_at": _jsonable(r).get("played_at")})
+            except MachinesError as error:
+                invalid[str(r["round_id"])] = {
+                    "round_id": r["round_id"], "status": "refused", "code": str(error.code),
+                    "rule": None, "message": error.message, "position": None,
+                    "replayed": False}
+                clean.append({"round_id": str(r["round_id"]), "invalid": True})
+        arguments = {"machine_id": machine_id, "rounds": clean}
+        return run(BatchRounds(machine_id, invalid), arguments, _call(actor, idempotency_key))
     arguments = {"machine_id": machine_id, "rounds": [_jsonable(r) for r in rounds]}
     call = _call(actor, idempotency_key)
     if idempotency_key is not None and recorded_request(idempotency_key) is not None:
         return run(ReportBatch(machine_id, ()), arguments, call)  # replay or 409
-    _machine(machine_id)
     outcomes = []
     with transaction.atomic():
         for r in rounds:
@@ -763,6 +1045,10 @@ class _CreditCommand(BaseCommand[CreditContext, CreditResult]):
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> CreditContext:
         machine = _machine(arguments["machine_id"])
+        if machine.kind in ONLINE_KINDS:
+            raise MachinesError(Code.ONLINE_PLAY_UNAVAILABLE,
+                                "an online machine holds no credit: it plays from the"
+                                " player's gaming account", machine_id=machine.id)
         stream = machine_stream(machine.id)
         version = stream_version(stream)
         credit = Account.objects.filter(code=credit_account(machine.id)).values_list(
@@ -855,6 +1141,10 @@ class RedeemVoucher(BaseCommand[VoucherContext, VoucherResult]):
         machine, version = None, 0
         if arguments["machine_id"] is not None:
             machine = _machine(arguments["machine_id"])
+            if machine.kind in ONLINE_KINDS:
+                raise MachinesError(Code.ONLINE_PLAY_UNAVAILABLE,
+                                    "an online machine takes no voucher",
+                                    machine_id=machine.id)
             version = stream_version(machine_stream(machine.id))
         return VoucherContext(voucher, rules.venue(voucher.venue), machine, version,
                               call.moment())

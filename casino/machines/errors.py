@@ -33,6 +33,29 @@ class MachinesErrorCode(StrEnum):
     """The voucher was redeemed already (redeemed exactly once): 409."""
     VOUCHER_OTHER_VENUE = "machines.voucher_other_venue"
     """A voucher is redeemed only at a machine of the venue that issued it: 422."""
+    UNKNOWN_JACKPOT = "machines.unknown_jackpot"
+    """No machine jackpot with that id (at that venue): 404."""
+    JACKPOT_EXISTS = "machines.jackpot_exists"
+    """The jackpot id is posted already: 409."""
+    JACKPOT_ALREADY_PAID = "machines.jackpot_already_paid"
+    """This round's hit of this jackpot was paid already: 409."""
+    JACKPOT_HIT_REJECTED = "machines.jackpot_hit_rejected"
+    """A jackpot hit its terms do not allow (recorded with the reason): 422."""
+    UNKNOWN_MALFUNCTION_CREDIT = "machines.unknown_malfunction_credit"
+    """No malfunction credit with that id: 404."""
+    MALFUNCTION_CREDIT_DECIDED = "machines.malfunction_credit_decided"
+    """The malfunction credit was approved or rejected already: 409."""
+    APPROVER_IS_PROPOSER = "machines.approver_is_proposer"
+    """A malfunction credit is approved by a second person: 403."""
+    UNKNOWN_SLOT_TOURNAMENT = "machines.unknown_slot_tournament"
+    """No slot tournament with that id: 404."""
+    SLOT_TOURNAMENT_EXISTS = "machines.slot_tournament_exists"
+    """The slot tournament id is announced already: 409."""
+    SLOT_TOURNAMENT_STATE = "machines.slot_tournament_state"
+    """Not in this state of the tournament (entries and prizes before the start,
+    results after it): 409."""
+    SLOT_TOURNAMENT_REJECTED = "machines.slot_tournament_rejected"
+    """An entry fee over its Part IV cap (recorded): 422."""
 
 
 class MachinesRule(StrEnum):
@@ -49,6 +72,9 @@ class MachinesRule(StrEnum):
     """002:L3373: re-used stakes come from the round's own earlier wins."""
     INSUFFICIENT_CREDIT = "machines.insufficient_credit"
     """Nothing on credit (002:L135): a machine plays from its credit only."""
+    STAKE_NOT_OFFERED = "machines.stake_not_offered"
+    """Decision machines.stake_options: more stakes than paylines, or an amount
+    the machine does not offer."""
 
 
 class MachinesError(CodedError):

@@ -10,6 +10,13 @@ Streams:
     machines/premises/<venue>       premises_entry_posted
     voucher/<venue>/<voucher_id>    voucher_redeemed (its one event: a
                                     second redemption is a stale version)
+    machines/jackpot/<id>           jackpot_configured, jackpot_hit_paid,
+                                    jackpot_hit_rejected
+    machines/malfunction/<id>       malfunction_credit_proposed, _approved,
+                                    _rejected (two people)
+    machines/tournament/<id>        slot_tournament_announced, _prizes_published,
+                                    _entered, _started, _finished, _rejected
+    machines/meters/<venue>/<day>   meters_reconciled
 
 Payload keys (amounts in minor units):
 
@@ -20,7 +27,7 @@ Payload keys (amounts in minor units):
     cash_inserted          machine_id, venue, amount_minor
     round_played           machine_id, venue, round_id, player_id, stakes
                            [{option, unit, amount_minor}], total_minor,
-                           reused_minor, fresh_minor, win_minor, caps
+                           reused_minor, win_minor, caps
                            {unit: [limit, cite]}, verdict
     round_rejected         machine_id, venue, round_id, player_id, rule,
                            message, amount_minor, limit_minor, rulebook, cite,
@@ -58,10 +65,28 @@ ROUND_REJECTED = "machines.round_rejected"
 VOUCHER_ISSUED = "machines.voucher_issued"
 VOUCHER_REDEEMED = "machines.voucher_redeemed"
 BATCH_REPORTED = "machines.batch_reported"
+JACKPOT_CONFIGURED = "machines.jackpot_configured"
+JACKPOT_HIT_PAID = "machines.jackpot_hit_paid"
+JACKPOT_HIT_REJECTED = "machines.jackpot_hit_rejected"
+MALFUNCTION_CREDIT_PROPOSED = "machines.malfunction_credit_proposed"
+MALFUNCTION_CREDIT_APPROVED = "machines.malfunction_credit_approved"
+MALFUNCTION_CREDIT_REJECTED = "machines.malfunction_credit_rejected"
+SLOT_TOURNAMENT_ANNOUNCED = "machines.slot_tournament_announced"
+SLOT_TOURNAMENT_PRIZES_PUBLISHED = "machines.slot_tournament_prizes_published"
+SLOT_TOURNAMENT_ENTERED = "machines.slot_tournament_entered"
+SLOT_TOURNAMENT_STARTED = "machines.slot_tournament_started"
+SLOT_TOURNAMENT_FINISHED = "machines.slot_tournament_finished"
+SLOT_TOURNAMENT_REJECTED = "machines.slot_tournament_rejected"
+METERS_RECONCILED = "machines.meters_reconciled"
 
 PROJECTED_TYPES = frozenset({MACHINE_REGISTERED, PREMISES_ENTRY_POSTED, CASH_INSERTED,
                              ROUND_PLAYED, ROUND_REJECTED, VOUCHER_ISSUED,
-                             VOUCHER_REDEEMED})
+                             VOUCHER_REDEEMED, JACKPOT_CONFIGURED, JACKPOT_HIT_PAID,
+                             MALFUNCTION_CREDIT_PROPOSED, MALFUNCTION_CREDIT_APPROVED,
+                             MALFUNCTION_CREDIT_REJECTED, SLOT_TOURNAMENT_ANNOUNCED,
+                             SLOT_TOURNAMENT_PRIZES_PUBLISHED, SLOT_TOURNAMENT_ENTERED,
+                             SLOT_TOURNAMENT_STARTED, SLOT_TOURNAMENT_FINISHED,
+                             METERS_RECONCILED})
 
 
 def machine_stream(machine_id: str) -> str:
@@ -117,3 +142,45 @@ def round_key(machine_id: str, round_id: str) -> str:
     round, never a second one.
     """
     return f"machine:{machine_id}/{round_id}"
+
+
+def jackpot_stream(jackpot_id: str) -> str:
+    return f"machines/jackpot/{jackpot_id}"
+
+
+def jackpot_pool_account(venue: str, pool: str) -> str:
+    """A machine jackpot's pool (liability): `jackpot/<venue>/machine-<pool>/pool`.
+
+    `<pool>` is the jackpot's id for a group's shared pool, `<jackpot>.<machine>`
+    for a machine's own; the reports' chart files it with the jackpot pools.
+    """
+    return f"jackpot/{venue}/machine-{pool}/pool"
+
+
+def jackpot_funding_account(venue: str) -> str:
+    """The venue's expense for seeding and re-seeding jackpots (casino.accounts)."""
+    return f"house/{venue}/jackpot_funding"
+
+
+def contributions_account(machine_id: str) -> str:
+    """What a machine's rounds gave its jackpots (expense), beside its coin in."""
+    return f"machine/{machine_id}/jackpot_contributions"
+
+
+def malfunction_stream(credit_id: str) -> str:
+    return f"machines/malfunction/{credit_id}"
+
+
+def slot_tournament_stream(tournament_id: str) -> str:
+    return f"machines/tournament/{tournament_id}"
+
+
+def slot_tournament_pool(tournament_id: str) -> str:
+    """A slot tournament's entry fees, paid out as its prizes (liability)."""
+    # Not `tournament/<id>/...`: that root is the tournaments app's entities
+    # in the daily close's balance checks.
+    return f"machines/tournament/{tournament_id}/prize_pool"
+
+
+def meters_stream(venue: str, day) -> str:
+    return f"machines/meters/{venue}/{day}"

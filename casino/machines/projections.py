@@ -7,9 +7,10 @@ upsert of the machine's meters for the event's gaming day.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from django.db import connection
+from django.db.models import F
 
 from ledger import RecordedEvent
 
@@ -22,11 +23,41 @@ from .events import (
     ROUND_REJECTED,
     VOUCHER_ISSUED,
     VOUCHER_REDEEMED,
+    JACKPOT_CONFIGURED,
+    JACKPOT_HIT_PAID,
+    MALFUNCTION_CREDIT_APPROVED,
+    MALFUNCTION_CREDIT_PROPOSED,
+    MALFUNCTION_CREDIT_REJECTED,
+    METERS_RECONCILED,
+    SLOT_TOURNAMENT_ANNOUNCED,
+    SLOT_TOURNAMENT_ENTERED,
+    SLOT_TOURNAMENT_FINISHED,
+    SLOT_TOURNAMENT_PRIZES_PUBLISHED,
+    SLOT_TOURNAMENT_STARTED,
 )
-from .models import Machine, MachineDay, Premises, Voucher, VoucherState
+from casino.rules.cache import invalidate
+
+from .models import (
+    Machine,
+    MachineDay,
+    MachineJackpot,
+    MachineJackpotHit,
+    MachineJackpotLink,
+    MachineRound,
+    MalfunctionCredit,
+    MalfunctionState,
+    MeterReconciliation,
+    Premises,
+    SlotTournament,
+    SlotTournamentState,
+    Voucher,
+    VoucherState,
+)
 
 METERS = ("coin_in_minor", "coin_out_minor", "cash_in_minor", "vouchers_issued_minor",
-          "vouchers_redeemed_minor", "rounds", "rounds_rejected")
+          "vouchers_redeemed_minor", "rounds", "rounds_rejected", "jackpots_minor",
+          "cancelled_credits_minor", "malfunction_credits_minor",
+          "jackpot_contributions_minor")
 UPSERT_SQL = """
 INSERT INTO machines_machineday (machine_id, day, {columns})
 VALUES (%s, %s, {values})
@@ -39,13 +70,56 @@ class MachinesProjection:
     event_types = PROJECTED_TYPES
 
     def reset(self) -> None:
+        MeterReconciliation.objects.all().delete()
+        MachineRound.objects.all().delete()
+        SlotTournament.objects.all().delete()
+        MalfunctionCredit.objects.all().delete()
+        MachineJackpotHit.objects.all().delete()
+        MachineJackpotLink.objects.all().delete()
+        MachineJackpot.objects.all().delete()
         Voucher.objects.all().delete()
         Premises.objects.all().delete()
         Machine.objects.all().delete()  # meters cascade
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
+        """Apply a group: rounds in one insert and one meters upsert per machine and day."""
+        rounds: list[tuple] = []
+        meters: dict[tuple[str, Any], dict[str, int]] = {}
         for event in events:
+            p = event.payload
+            if event.type in (ROUND_PLAYED, ROUND_REJECTED):
+                played = event.type == ROUND_PLAYED
+                rounds.append((f"{p['machine_id']}/{p['round_id']}", p["machine_id"],
+                               p["round_id"], "played" if played else "refused",
+                               "" if played else p["rule"], p.get("fingerprint", ""),
+                               p.get("total_minor", 0) if played else 0,
+                               p.get("player_id") or "", event.position))
+                row = meters.setdefault((p["machine_id"], event.gaming_day),
+                                        dict.fromkeys(METERS, 0))
+                if played:
+                    row["coin_in_minor"] += p["total_minor"]
+                    row["coin_out_minor"] += p["win_minor"]
+                    row["rounds"] += 1
+                    row["jackpot_contributions_minor"] += sum(
+                        p.get("jackpot_contributions", {}).values())
+                else:
+                    row["rounds_rejected"] += 1
+                continue
             _apply(event)
+        if rounds:
+            with connection.cursor() as cursor:
+                cursor.execute(ROUNDS_INSERT, [list(column) for column in zip(*rounds)])
+        for (machine_id, day), amounts in meters.items():
+            _upsert(machine_id, day, amounts)
+
+
+ROUNDS_INSERT = """
+INSERT INTO machines_machineround
+    (key, machine_id, round_id, status, rule, fingerprint, total_minor, player_id, position)
+SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],
+                     %s::bigint[], %s::text[], %s::bigint[])
+ON CONFLICT (key) DO NOTHING
+"""
 
 
 def _apply(event: RecordedEvent) -> None:
@@ -54,18 +128,22 @@ def _apply(event: RecordedEvent) -> None:
         Machine.objects.create(
             id=p["machine_id"], venue=p["venue"], kind=p["kind"], games=p["games"],
             long_interactive_rounds=p["long_interactive_rounds"], currency=p["currency"],
-            rulebook=p["rulebook"], registered_position=event.position)
+            rulebook=p["rulebook"], registered_position=event.position,
+            paylines=p.get("paylines"), stake_options=p.get("stake_options", []),
+            online_game=p.get("online_game", ""))
+        if p.get("jackpot_links"):
+            MachineJackpotLink.objects.bulk_create(
+                MachineJackpotLink(key=f"{jackpot}/{p['machine_id']}", jackpot_id=jackpot,
+                                   machine_id=p["machine_id"], linked_position=event.position)
+                for jackpot in p["jackpot_links"])
+            invalidate()
     elif event.type == PREMISES_ENTRY_POSTED:
         Premises.objects.update_or_create(
             venue=p["venue"], defaults={"adults_only": p["adults_only"],
                                         "posted_position": event.position})
+        invalidate()    # the cached entry rule of the venue
     elif event.type == CASH_INSERTED:
         _meters(p["machine_id"], event, cash_in_minor=p["amount_minor"])
-    elif event.type == ROUND_PLAYED:
-        _meters(p["machine_id"], event, coin_in_minor=p["total_minor"],
-                coin_out_minor=p["win_minor"], rounds=1)
-    elif event.type == ROUND_REJECTED:
-        _meters(p["machine_id"], event, rounds_rejected=1)
     elif event.type == VOUCHER_ISSUED:
         Voucher.objects.create(id=p["voucher_id"], venue=p["venue"], machine=p["machine_id"],
                                amount_minor=p["amount_minor"], state=VoucherState.ISSUED,
@@ -77,16 +155,75 @@ def _apply(event: RecordedEvent) -> None:
             redeemed_at=p["at"], redeemed_machine=p.get("machine_id") or "")
         if p["at"] == "machine":
             _meters(p["machine_id"], event, vouchers_redeemed_minor=p["amount_minor"])
+    elif event.type == JACKPOT_CONFIGURED:
+        jackpot = MachineJackpot.objects.create(
+            id=p["jackpot_id"], venue=p["venue"], name=p["name"], type=p["type"],
+            scope=p["scope"], drawn_by=p["drawn_by"], amount=p["amount"], terms=p["terms"],
+            currency=p["currency"], configured_position=event.position)
+        MachineJackpotLink.objects.bulk_create(
+            MachineJackpotLink(key=f"{jackpot.id}/{m}", jackpot=jackpot, machine_id=m,
+                               linked_position=event.position) for m in p["machines"])
+        invalidate()    # the machines' cached jackpot links
+    elif event.type == JACKPOT_HIT_PAID:
+        MachineJackpot.objects.filter(id=p["jackpot_id"]).update(hits=F("hits") + 1)
+        MachineJackpotHit.objects.create(
+            key=f"{p['jackpot_id']}/{p['machine_id']}/{p['round_id']}",
+            jackpot_id=p["jackpot_id"], machine=p["machine_id"], round_id=p["round_id"],
+            paid_minor=p["paid_minor"], position=event.position)
+        _meters(p["machine_id"], event, jackpots_minor=p["paid_minor"])
+    elif event.type == MALFUNCTION_CREDIT_PROPOSED:
+        MalfunctionCredit.objects.create(
+            id=p["credit_id"], machine=p["machine_id"], venue=p["venue"],
+            round_id=p.get("round_id") or "", player_id=p.get("player_id") or "",
+            amount_minor=p["amount_minor"], free_games=p["free_games"],
+            device_record=p["device_record"], displayed=p.get("displayed") or {},
+            reason=p["reason"], state=MalfunctionState.PROPOSED,
+            proposed_by=event.metadata.get("actor", ""), last_position=event.position)
+    elif event.type in (MALFUNCTION_CREDIT_APPROVED, MALFUNCTION_CREDIT_REJECTED):
+        approved = event.type == MALFUNCTION_CREDIT_APPROVED
+        MalfunctionCredit.objects.filter(id=p["credit_id"]).update(
+            state=MalfunctionState.APPROVED if approved else MalfunctionState.REJECTED,
+            decided_by=event.metadata.get("actor", ""), last_position=event.position)
+        if approved:
+            _meters(p["machine_id"], event, malfunction_credits_minor=p["amount_minor"])
+    elif event.type == SLOT_TOURNAMENT_ANNOUNCED:
+        SlotTournament.objects.create(
+            id=p["tournament_id"], venue=p["venue"], name=p["name"],
+            entry_fee_minor=p["entry_fee_minor"], prizes=p["prizes"],
+            prizes_published_position=event.position, state=SlotTournamentState.ANNOUNCED,
+            currency=p["currency"], last_position=event.position)
+    elif event.type == SLOT_TOURNAMENT_PRIZES_PUBLISHED:
+        SlotTournament.objects.filter(id=p["tournament_id"]).update(
+            prizes=p["prizes"], prizes_published_position=event.position,
+            last_position=event.position)
+    elif event.type == SLOT_TOURNAMENT_ENTERED:
+        SlotTournament.objects.filter(id=p["tournament_id"]).update(
+            entries=F("entries") + 1, fees_minor=F("fees_minor") + p["entry_fee_minor"],
+            last_position=event.position)
+    elif event.type in (SLOT_TOURNAMENT_STARTED, SLOT_TOURNAMENT_FINISHED):
+        SlotTournament.objects.filter(id=p["tournament_id"]).update(
+            state=(SlotTournamentState.STARTED if event.type == SLOT_TOURNAMENT_STARTED
+                   else SlotTournamentState.FINISHED), last_position=event.position)
+    elif event.type == METERS_RECONCILED:
+        MeterReconciliation.objects.update_or_create(
+            key=f"{p['venue']}/{p['gaming_day']}",
+            defaults={"venue": p["venue"], "day": p["gaming_day"],
+                      "reconciled": p["reconciled"], "machines": len(p["machines"]),
+                      "differences": p["differences"], "position": event.position})
 
 
 def _meters(machine_id: str, event: RecordedEvent, **amounts: int) -> None:
     """Add to one machine's meters for the event's gaming day (one statement)."""
+    _upsert(machine_id, event.gaming_day, amounts)
+
+
+def _upsert(machine_id: str, day, amounts: Mapping[str, int]) -> None:
     sql = UPSERT_SQL.format(
         columns=", ".join(METERS), values=", ".join(["%s"] * len(METERS)),
         updates=", ".join(f"{name} = machines_machineday.{name} + EXCLUDED.{name}"
                           for name in METERS if name in amounts))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [machine_id, event.gaming_day,
+        cursor.execute(sql, [machine_id, day,
                              *(amounts.get(name, 0) for name in METERS)])
 
 

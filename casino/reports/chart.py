@@ -144,6 +144,17 @@ CHART: tuple[ChartRow, ...] = (
          "Jackpot funding expense", "Jackpot base top-ups"),
     _row("house/<venue>/tournament_prizes", "tournament_prizes", FLOW, "5200",
          "Tournament prize overlays", "Tournament prize overlays"),
+    # Gaming machines (casino/machines/events.py): their meters as flows of
+    # the day, so the close shows each venue's coin in and out beside the
+    # machines' own meters (casino/machines/meters.py).
+    _row("machine/*/coin_in", "machine_coin_in", FLOW, "4300", "Machine coin in",
+         "Machine coin in"),
+    _row("machine/*/coin_out", "machine_coin_out", FLOW, "5300", "Machine coin out",
+         "Machine coin out"),
+    _row("machine/*/jackpot_contributions", "machine_jackpot_contributions", FLOW, "5310",
+         "Machine jackpot contributions", "Machine jackpot contributions"),
+    _row("machine/*/malfunction_credits", "machine_malfunction_credits", FLOW, "5320",
+         "Machine malfunction credits", "Machine malfunction credits"),
 )
 
 # The rake account also takes poker's time charges (casino/poker/events.py):

@@ -11,9 +11,9 @@ class RulesConfig(AppConfig):
 
         from . import projections
         from .cache import RulesCacheProjection
-        from .events import RULEBOOK_LOADED, VENUE_REGISTERED
+        from .events import RULEBOOK_LOADED, VENUE_CHANGED, VENUE_REGISTERED
 
         ledger_projections.register(projections.RulebookProjection())
         ledger_projections.register(projections.VenueProjection())
         ledger_projections.register(
-            RulesCacheProjection(frozenset({RULEBOOK_LOADED, VENUE_REGISTERED})))
+            RulesCacheProjection(frozenset({RULEBOOK_LOADED, VENUE_REGISTERED, VENUE_CHANGED})))

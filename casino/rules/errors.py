@@ -13,6 +13,8 @@ class RulesErrorCode(StrEnum):
     VENUE_EXISTS = "rules.venue_exists"
     UNKNOWN_VENUE = "rules.unknown_venue"
     INVALID_VENUE = "rules.invalid_venue"
+    VENUE_TYPE_MISMATCH = "rules.venue_type_mismatch"
+    """A registration names a venue type its rulebook is not for: 422."""
 
 
 class RulesError(CodedError):

@@ -2,6 +2,7 @@
 
 RULEBOOK_LOADED = "rules.rulebook_loaded"
 VENUE_REGISTERED = "rules.venue_registered"
+VENUE_CHANGED = "rules.venue_changed"
 
 
 def rulebook_stream(rulebook_id: str) -> str:

@@ -176,6 +176,15 @@ class Venue(models.Model):
     time_zone = models.CharField(max_length=60)
     gaming_day_start = models.TimeField()
     registered_position = models.BigIntegerField()
+    # The venue's type as registered: its rulebook's type (a registration
+    # naming another is refused). Blank for a venue registered before the
+    # type was recorded: its rulebook's type holds.
+    venue_type = models.CharField(max_length=30, choices=VenueType.choices, blank=True)
+    # Whether only people aged 18 or over enter (posted for partner premises,
+    # 002:L1401, L3371), and the position of the event that last said so.
+    adults_only = models.BooleanField(default=False)
+    adults_only_position = models.BigIntegerField(default=0)
+    changed_position = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["code"]

@@ -7,7 +7,7 @@ from typing import Sequence
 
 from ledger import RecordedEvent
 
-from .events import RULEBOOK_LOADED, VENUE_REGISTERED
+from .events import RULEBOOK_LOADED, VENUE_CHANGED, VENUE_REGISTERED
 from .models import Decision, Figure, RulebookVersion, RuleTable, StakeLimit, Venue, WinLimit
 
 
@@ -91,12 +91,13 @@ class RulebookProjection:
 
 class VenueProjection:
     name = "rules.venues"
-    event_types = frozenset({VENUE_REGISTERED})
+    event_types = frozenset({VENUE_REGISTERED, VENUE_CHANGED})
 
     def reset(self) -> None:
         Venue.objects.all().delete()
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
+        registered = [event for event in events if event.type == VENUE_REGISTERED]
         Venue.objects.bulk_create(
             Venue(
                 code=event.payload["code"],
@@ -106,6 +107,21 @@ class VenueProjection:
                 time_zone=event.payload["time_zone"],
                 gaming_day_start=dt.time.fromisoformat(event.payload["gaming_day_start"]),
                 registered_position=event.position,
+                # Registrations before the type was recorded carry none.
+                venue_type=event.payload.get("venue_type", ""),
+                adults_only=event.payload.get("adults_only", False),
+                adults_only_position=event.position,
             )
-            for event in events
+            for event in registered
         )
+        for event in events:
+            if event.type != VENUE_CHANGED:
+                continue
+            changes = event.payload["changes"]
+            update: dict = {"changed_position": event.position}
+            if "name" in changes:
+                update["name"] = changes["name"]
+            if "adults_only" in changes:
+                update.update(adults_only=changes["adults_only"],
+                              adults_only_position=event.position)
+            Venue.objects.filter(code=event.payload["code"]).update(**update)

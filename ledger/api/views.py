@@ -1,6 +1,8 @@
 """The ledger's read API: the catch-up feed and account balances."""
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
+from django.utils.module_loading import import_string
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,6 +34,12 @@ class EventFeedView(APIView):
         head_position, _ = head()
         events = load_events_after(after, query.validated_data["limit"])
         next_after = events[-1].position if events else after
+        # The project may narrow the feed per client (settings.LEDGER_FEED_FILTER,
+        # a callable (request, events) -> events): `next_after` stays the last
+        # position read, so a client that sees fewer events still moves on.
+        feed_filter = getattr(settings, "LEDGER_FEED_FILTER", None)
+        if feed_filter:
+            events = import_string(feed_filter)(request, events)
         data = {"events": events, "next_after": next_after, "head_position": head_position}
         return Response(EventFeedSerializer(data).data)
 

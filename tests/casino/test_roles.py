@@ -1,13 +1,14 @@
-"""The role matrix: every endpoint under /api/v1/, every role, every method.
+"""The role matrix (casino.roles.MATRIX): every operation, every role.
 
-Endpoints are found by walking the URL resolver, not listed here, so one
-added later (the cage's, say) is in the matrix the moment its urls.py is
-mounted. Each casino view names its roles (`roles_read` for GET,
-`roles_write` for the rest, casino.roles.HasRole); for every role and for a
-user with none, a method the view implements answers 403 (HasRole's refusal,
-nothing written) outside that set, and anything but 401, 403 or a 5xx
-inside it. The requests carry an empty JSON object and ids that do not
-exist, so a 400 or 404 inside the set still proves the role got through.
+Operations are read from the OpenAPI schema, and endpoints are found by
+walking the URL resolver, neither listed here, so one added later is held
+to the matrix the moment it is mounted: it must have a row. For every
+operation, every role and a user with none, a request answers 403
+(HasRole's refusal, nothing written) outside the matrix's set, and anything
+but 401, 403 or a 5xx inside it. The requests carry an empty JSON object
+and ids that do not exist, so a 400 or 404 inside the set still proves the
+role got through. The README's table is generated from the matrix, and the
+views' own declarations agree with it.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from django.urls import URLResolver, get_resolver, resolve
 from django.urls.resolvers import RoutePattern
 from rest_framework.test import APIClient
 
-from casino.roles import HasRole, Role
+from casino.roles import ANY_CLIENT, MATRIX, HasRole, Role, operation, readme_table
 from ledger.models import Event
 from tests.casino.api.conftest import client_for
 
@@ -56,15 +58,6 @@ class Endpoint:
     @property
     def is_casino(self) -> bool:
         return self.view_class.__module__.startswith("casino.")
-
-    def admits(self, role: Role | None, method: str) -> bool:
-        if not self.is_casino:
-            # The ledger's read endpoints predate roles: they declare none and
-            # admit every authenticated user (IsAuthenticated only), so every
-            # role, and a user without one, is expected to get through.
-            return True
-        allowed = self.view_class.roles_read if method == "get" else self.view_class.roles_write
-        return role is not None and role in allowed
 
 
 def _route(pattern) -> str:
@@ -147,14 +140,69 @@ def _send(client: APIClient, method: str, url: str):
                                    headers={"Idempotency-Key": f"role-matrix-{uuid.uuid4()}"})
 
 
+def _schema_operations() -> list[tuple[str, str]]:
+    """Every operation of the OpenAPI schema, as (METHOD, path)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return sorted((method.upper(), path) for path, item in schema["paths"].items()
+                  for method in item if method in HTTP_METHODS)
+
+
+OPERATIONS = _schema_operations()
+OPERATION_IDS = [f"{method} {path}" for method, path in OPERATIONS]
+
+
+def _operation_url(path: str) -> str:
+    return re.sub(r"\{\w+\}", "999999", path)
+
+
+def _expected(method: str, path: str, role: Role | None) -> bool:
+    allowed = MATRIX[f"{method} {path}"]
+    if allowed == ANY_CLIENT:
+        return True
+    return role is not None and role in allowed
+
+
+def test_every_operation_of_the_schema_is_in_the_matrix_and_nothing_else():
+    """One row per operation: a new endpoint is refused a row-less pass."""
+    keys = {f"{method} {path}" for method, path in OPERATIONS}
+    assert sorted(keys - set(MATRIX)) == [], "add these operations to casino.roles.MATRIX"
+    assert sorted(set(MATRIX) - keys) == [], "these matrix rows name no operation"
+
+
+def test_the_readme_table_is_the_matrix():
+    """The README's role table is generated from the matrix (python -m casino.roles)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    begin, end = "<!-- roles:begin -->\n", "<!-- roles:end -->"
+    assert begin in readme and end in readme
+    table = readme.split(begin, 1)[1].split(end, 1)[0]
+    assert table == readme_table()
+
+
+@pytest.mark.parametrize("endpoint", [e for e in ENDPOINTS if e.is_casino],
+                         ids=[e.route for e in ENDPOINTS if e.is_casino])
+def test_view_declarations_agree_with_the_matrix(endpoint):
+    """A view's own roles_read/roles_write (a fallback while a row is missing) say what
+    the matrix says, so a reader of the view is not misled."""
+    view = endpoint.view_class
+    for method in endpoint.methods:
+        key = operation(method, endpoint.route)
+        if key not in MATRIX:
+            continue
+        declared = view.roles_read if method == "get" else view.roles_write
+        assert frozenset(declared) == MATRIX[key], key
+
+
 @pytest.mark.parametrize("role", ROLES, ids=[str(role) if role else "no-role" for role in ROLES])
-@pytest.mark.parametrize("endpoint, method", CASES, ids=CASE_IDS)
-def test_role_matrix(db, endpoint, method, role):
-    """Outside the view's roles: 403 and nothing written; inside: through."""
+@pytest.mark.parametrize("method, path", OPERATIONS, ids=OPERATION_IDS)
+def test_role_matrix(db, method, path, role):
+    """Every operation of the schema x every role and none, against the matrix:
+    outside it 403 (HasRole's refusal, nothing written); inside it through."""
     client = client_for(role)
     before = Event.objects.count()
-    response = _send(client, method, endpoint.url)
-    if endpoint.admits(role, method):
+    response = _send(client, method.lower(), _operation_url(path))
+    if _expected(method, path, role):
         assert response.status_code not in (401, 403), response.content
         assert response.status_code < 500, response.content
     else:
@@ -171,3 +219,13 @@ def test_every_endpoint_answers_401_without_a_token(db, endpoint, method):
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == "Token"
     assert Event.objects.count() == before
+
+
+def test_the_matrix_not_the_view_decides(db, monkeypatch):
+    """HasRole reads the matrix: a row changed there changes the answer even
+    where the view declares otherwise."""
+    url, key = "/api/v1/rulebooks", "GET /api/v1/rulebooks"
+    assert client_for(Role.CAGE).get(url).status_code == 200
+    monkeypatch.setitem(MATRIX, key, frozenset({Role.AUDITOR}))
+    assert client_for(Role.CAGE).get(url).status_code == 403
+    assert client_for(Role.AUDITOR).get(url).status_code == 200

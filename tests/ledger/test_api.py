@@ -9,7 +9,10 @@ from .factories import transfer
 
 
 @pytest.fixture
-def client(db):
+def client(db, settings):
+    # The ledger's own feed, unnarrowed: the project's per-role filter
+    # (settings.LEDGER_FEED_FILTER) is tested in tests/security/test_feed.py.
+    settings.LEDGER_FEED_FILTER = None
     user = User.objects.create_user("cage-terminal")
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")

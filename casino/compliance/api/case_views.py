@@ -42,8 +42,8 @@ from .serializers import PageQuerySerializer
 
 CASE_READERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 CASE_WRITERS = (Role.COMPLIANCE_OFFICER,)
-VERIFIERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR)
-VERIFICATION_READERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR, Role.ACCOUNTANT)
+VERIFIERS = (Role.COMPLIANCE_OFFICER,)      # casino.roles.MATRIX
+VERIFICATION_READERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 
 FORBIDDEN = OpenApiResponse(ErrorSerializer, description="`compliance.not_a_compliance_officer`.")
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown case, alert or event"

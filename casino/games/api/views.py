@@ -31,7 +31,7 @@ from .serializers import (
 )
 
 READERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.AUDITOR)
-WRITERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER)
+WRITERS = (Role.TABLE_CONTROLLER,)      # casino.roles.MATRIX
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Malformed request or bet."),
     404: OpenApiResponse(ErrorSerializer, description="Unknown venue, table or round."),

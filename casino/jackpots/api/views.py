@@ -30,9 +30,9 @@ from .serializers import (
     RollupSerializer,
 )
 
-READERS = (Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT, Role.AUDITOR)
+READERS = (Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT, Role.AUDITOR)      # casino.roles.MATRIX
 OFFICERS = (Role.COMPLIANCE_OFFICER,)
-OPERATORS = (Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT)
+OPERATORS = (Role.COMPLIANCE_OFFICER,)
 IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
     "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
     description="1-200 printable ASCII characters; a retry with the same key returns the"

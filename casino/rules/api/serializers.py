@@ -13,8 +13,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from casino.api import ErrorSerializer  # noqa: F401  re-exported for the apps' schemas
+from casino.api import StrictSerializer
 
-from ..models import Decision, Figure, RulebookVersion, StakeLimit, Venue, WinLimit
+from ..models import Decision, Figure, RulebookVersion, StakeLimit, Venue, VenueType, WinLimit
 
 
 class RulebookVersionSerializer(serializers.ModelSerializer):
@@ -100,5 +101,27 @@ class VenueSerializer(serializers.ModelSerializer):
             "currency",
             "time_zone",
             "gaming_day_start",
+            "venue_type",
+            "adults_only",
             "registered_position",
         ]
+
+
+class VenueRegistrationSerializer(StrictSerializer):
+    code = serializers.RegexField(r"^[A-Za-z0-9._-]{1,60}$", help_text="The venue's code.")
+    name = serializers.CharField(max_length=200)
+    rulebook_id = serializers.CharField(max_length=60)
+    venue_type = serializers.ChoiceField(
+        choices=VenueType.choices,
+        help_text="gaming_hall, partner_premises, casino or online (the poker and tournament"
+                  " types too): must be the rulebook's type.")
+    adults_only = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Partner premises only: only people aged 18 or over enter (002:L1401,"
+                  " L3371).")
+    gaming_day_start = serializers.TimeField(required=False, default=None, allow_null=True)
+
+
+class VenueChangeSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=200, required=False)
+    adults_only = serializers.BooleanField(required=False)

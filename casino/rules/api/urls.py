@@ -5,6 +5,7 @@ from django.urls import path
 from .views import (
     RulebookVersionDetailsView,
     RulebookVersionsView,
+    VenueChangesView,
     VenueDetailsView,
     VenuesView,
 )
@@ -15,4 +16,5 @@ urlpatterns = [
          name="rulebook-version-details"),
     path("venues", VenuesView.as_view(), name="venues"),
     path("venues/<str:code>", VenueDetailsView.as_view(), name="venue-details"),
+    path("venues/<str:code>/changes", VenueChangesView.as_view(), name="venue-changes"),
 ]

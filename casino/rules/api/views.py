@@ -1,29 +1,47 @@
 """The rules read API: rulebook versions with their cited rows, and venues.
 
 Everything here is public reference data inside the operator, so every role
-reads it; nothing is written through this API (rulebooks are loaded by
-`manage.py load_rulebooks`, venues registered by casino.rules.commands).
+reads it. Rulebooks are loaded by `manage.py load_rulebooks`; venues are
+registered (`POST venues`) and changed (`PATCH venues/<code>`) by a
+compliance officer, or by `manage.py register_venue`, through the command
+runner (casino.rules.commands).
 """
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api import PERMISSIONS
+from casino.api import PERMISSIONS, KeyedWriteView, write_schema
 from casino.roles import Role
+from ledger import Metadata
 
-from .. import queries
+from .. import commands, queries
 from ..errors import RulesError, RulesErrorCode
 from ..models import RulebookVersion, Venue
 from .serializers import (
     ErrorSerializer,
     RulebookVersionDetailsSerializer,
     RulebookVersionSerializer,
+    VenueChangeSerializer,
+    VenueRegistrationSerializer,
     VenueSerializer,
 )
 
 EVERY_ROLE = tuple(Role)
+VENUE_WRITERS = (Role.COMPLIANCE_OFFICER,)
+VENUE_ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Malformed request."),
+    404: OpenApiResponse(ErrorSerializer, description="Unknown rulebook or venue."),
+    409: OpenApiResponse(ErrorSerializer, description="The venue exists, or the key was"
+                         " reused for another request."),
+    422: OpenApiResponse(ErrorSerializer, description="The rulebook is for another venue"
+                         " type."),
+}
+
+
+def _metadata(request: Request) -> Metadata:
+    return Metadata(actor=request.user.get_username(), source=commands.SOURCE)
 
 
 class RulebookVersionsView(APIView):
@@ -67,23 +85,35 @@ class RulebookVersionDetailsView(APIView):
         return Response(RulebookVersionDetailsSerializer(rulebook).data)
 
 
-class VenuesView(APIView):
-    """Every registered venue and the rulebook it plays under.
+class VenuesView(KeyedWriteView):
+    """Every registered venue and the rulebook it plays under; register one.
 
-    Roles: every role reads.
+    Roles: every role reads; a compliance officer registers.
     """
 
     permission_classes = PERMISSIONS
     roles_read = EVERY_ROLE
-    roles_write = ()
+    roles_write = VENUE_WRITERS
 
     @extend_schema(responses=VenueSerializer(many=True))
     def get(self, request: Request) -> Response:
         return Response(VenueSerializer(Venue.objects.all(), many=True).data)
 
+    @write_schema(VenueRegistrationSerializer, VenueSerializer,
+                  "Register a venue: a hall, partner premises (18+ or not), casino or online",
+                  VENUE_ERRORS)
+    def post(self, request: Request) -> Response:
+        key, data = self._body(request, VenueRegistrationSerializer)
+        venue = commands.register_venue(
+            code=data["code"], name=data["name"], rulebook_id=data["rulebook_id"],
+            gaming_day_start=data.get("gaming_day_start"), venue_type=data["venue_type"],
+            adults_only=data["adults_only"], metadata=_metadata(request),
+            idempotency_key=key)
+        return Response(VenueSerializer(venue).data, status=201)
+
 
 class VenueDetailsView(APIView):
-    """One venue: its rulebook, currency, time zone and gaming-day start.
+    """One venue: its rulebook, type, currency, time zone and gaming-day start.
 
     Roles: every role reads.
     """
@@ -95,3 +125,23 @@ class VenueDetailsView(APIView):
     @extend_schema(responses={200: VenueSerializer, 404: ErrorSerializer})
     def get(self, request: Request, code: str) -> Response:
         return Response(VenueSerializer(queries.venue(code)).data)
+
+
+class VenueChangesView(KeyedWriteView):
+    """Change a venue's name or 18+ entry (its rulebook and gaming-day start stay).
+
+    Roles: a compliance officer changes; every role reads the venue.
+    """
+
+    permission_classes = PERMISSIONS
+    roles_read = EVERY_ROLE
+    roles_write = VENUE_WRITERS
+
+    @write_schema(VenueChangeSerializer, VenueSerializer, "Change a venue's name or 18+ entry",
+                  VENUE_ERRORS)
+    def post(self, request: Request, code: str) -> Response:
+        key, data = self._body(request, VenueChangeSerializer)
+        venue = commands.change_venue(code=code, name=data.get("name"),
+                                      adults_only=data.get("adults_only"),
+                                      metadata=_metadata(request), idempotency_key=key)
+        return Response(VenueSerializer(venue).data, status=201)

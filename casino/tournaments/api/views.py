@@ -26,7 +26,8 @@ from . import serializers as s
 
 READERS = (Role.CAGE, Role.TABLE_CONTROLLER, Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT,
            Role.AUDITOR)
-WRITERS = (Role.CAGE, Role.TABLE_CONTROLLER)
+WRITERS = (Role.TABLE_CONTROLLER,)      # casino.roles.MATRIX
+MONEY_WRITERS = (Role.CAGE, Role.TABLE_CONTROLLER)     # entries, rebuys, add-ons
 IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
     "Idempotency-Key", location=OpenApiParameter.HEADER, required=True,
     description="1-200 printable ASCII characters; a retry with the same key and body"
@@ -97,10 +98,12 @@ class _ActionView(APIView):
                                           idempotency_key=key))
 
 
-def action(name: str, command, request_serializer=s.EmptySerializer, summary: str = ""):
+def action(name: str, command, request_serializer=s.EmptySerializer, summary: str = "",
+           roles_write=WRITERS):
     """Build the view of one action on a tournament."""
     view = type(name, (_ActionView,), {
         "request_serializer": request_serializer, "command": staticmethod(command),
+        "roles_write": roles_write,
         "__doc__": command.__doc__.splitlines()[0] if command.__doc__ else summary,
     })
     def post(self, request: Request, tournament_id: str) -> Response:
@@ -116,9 +119,11 @@ ACTIONS = {
     "registration": action("OpenRegistrationView", commands.open_registration,
                            summary="Open registration"),
     "entries": action("EntriesView", commands.register, s.EntrySerializer,
-                      "Register an entry, late entry or re-entry"),
-    "rebuys": action("RebuysView", commands.rebuy, s.PlayerSerializer, "Buy a rebuy"),
-    "add-ons": action("AddOnsView", commands.add_on, s.PlayerSerializer, "Buy the add-on"),
+                      "Register an entry, late entry or re-entry", MONEY_WRITERS),
+    "rebuys": action("RebuysView", commands.rebuy, s.PlayerSerializer, "Buy a rebuy",
+                     MONEY_WRITERS),
+    "add-ons": action("AddOnsView", commands.add_on, s.PlayerSerializer, "Buy the add-on",
+                      MONEY_WRITERS),
     "start": action("StartView", commands.start, summary="Start (or cancel if too few)"),
     "prize-pool": action("FixPrizePoolView", commands.fix_prize_pool,
                          summary="Fix the prize pool"),

@@ -145,6 +145,30 @@ WALK: dict[str, Entry] = {
         "machines.nothing_to_cash_out", "the credit went out on the first voucher")),
     "v1_vouchers_redemptions_create": Entry(w.voucher_redemption, _taken(
         "machines.voucher_redeemed", "a voucher is redeemed exactly once")),
+    "v1_machine_jackpots_create": Entry(w.configure_machine_jackpot, _taken(
+        "machines.jackpot_exists", "a jackpot id is posted once")),
+    "v1_machine_jackpots_hits_create": Entry(w.machine_jackpot_hit, _taken(
+        "machines.jackpot_already_paid", "a round's hit of a jackpot is paid once")),
+    "v1_machines_malfunction_credits_create": Entry(w.propose_malfunction_credit),
+    "v1_malfunction_credits_approve_create": Entry(w.decide_malfunction_credit("approve"),
+                                                   _taken("machines.malfunction_credit_decided",
+                                                          "a malfunction credit is decided once")),
+    "v1_malfunction_credits_reject_create": Entry(w.decide_malfunction_credit("reject"),
+                                                  _taken("machines.malfunction_credit_decided",
+                                                         "a malfunction credit is decided once")),
+    "v1_slot_tournaments_create": Entry(w.announce_slot_tournament, _taken(
+        "machines.slot_tournament_exists", "a slot tournament id is announced once")),
+    "v1_slot_tournaments_prizes_create": Entry(w.publish_slot_prizes),  # published again
+    "v1_slot_tournaments_entries_create": Entry(w.enter_slot_tournament),  # another entry
+    "v1_slot_tournaments_start_create": Entry(w.start_slot_tournament, _taken(
+        "machines.slot_tournament_state", "a slot tournament starts once")),
+    "v1_slot_tournaments_finish_create": Entry(w.finish_slot_tournament, _taken(
+        "machines.slot_tournament_state", "a slot tournament is paid out once")),
+    "v1_machine_meters_reconciliations_create": Entry(w.reconcile_machine_meters),  # again
+    # venues
+    "v1_venues_create": Entry(w.register_venue, _taken(
+        "rules.venue_exists", "a venue code is registered once")),
+    "v1_venues_changes_create": Entry(w.change_venue),   # changed again
     # poker
     "v1_poker_tables_create": Entry(w.poker_table),
     "v1_poker_tables_buy_ins_create": Entry(w.buy_in),   # the seated player tops up
@@ -216,7 +240,7 @@ def test_every_write_operation_has_a_row(write_operations):
     """A write in the schema without a row in the walk (or a row for a write
     that no longer exists) fails here."""
     assert sorted(write_operations) == sorted([*WALK, *QUERIES])
-    assert len(write_operations) == 61
+    assert len(write_operations) == 61 + 13  # + issue 15's machines and venues
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))

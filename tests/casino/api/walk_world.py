@@ -230,7 +230,7 @@ def dismiss_alert() -> Row:
 
 
 def verify_chain() -> Row:
-    client, other = pair(Role.AUDITOR)
+    client, other = pair(Role.COMPLIANCE_OFFICER)
     return Row(client, "/api/v1/compliance/chain-verifications", {}, None, None, other)
 
 
@@ -304,7 +304,7 @@ def game_void() -> Row:
 
 
 def open_pool() -> Row:
-    return _row(Role.ACCOUNTANT, "/api/v1/jackpots/pools", {"venue": ROOM},
+    return _row(Role.COMPLIANCE_OFFICER, "/api/v1/jackpots/pools", {"venue": ROOM},
                 {"venue": "olympic-tallinn"})
 
 
@@ -312,7 +312,7 @@ def rollup() -> Row:
     pool_at(ROOM, dt.date(2026, 6, 13))
     for day in (13, 14, 15):
         contribute(ROOM, dt.date(2026, 6, day), [100, 100])
-    return _row(Role.ACCOUNTANT, f"/api/v1/jackpots/pools/{ROOM}/bad_beat/rollups",
+    return _row(Role.COMPLIANCE_OFFICER, f"/api/v1/jackpots/pools/{ROOM}/bad_beat/rollups",
                 {"gaming_day": "2026-06-13"}, {"gaming_day": "2026-06-14"})
 
 
@@ -707,3 +707,125 @@ def voucher_redemption() -> Row:
                                 idempotency_key=key()).voucher_id
     return _row(Role.CAGE, f"/api/v1/vouchers/{voucher}/redemptions", {},
                 {"machine_id": _machine()})
+
+
+# Venues, machine jackpots, malfunction credits, slot tournaments, meters --------
+
+
+def register_venue() -> Row:
+    body = {"name": "Kiosk", "rulebook_id": "ray-partner-premises",
+            "venue_type": "partner_premises"}
+    return _row(Role.COMPLIANCE_OFFICER, "/api/v1/venues", {**body, "code": key("kiosk")},
+                {**body, "code": key("kiosk")})
+
+
+def change_venue() -> Row:
+    return _row(Role.COMPLIANCE_OFFICER, "/api/v1/venues/partner-kioski/changes",
+                {"adults_only": True}, {"adults_only": False})
+
+
+def _machine_jackpot(machines: list[str], jackpot_id: str | None = None) -> str:
+    from casino.machines.jackpots import configure_jackpot
+
+    jackpot_id = jackpot_id or key("mjp")
+    configure_jackpot(jackpot_id=jackpot_id, venue=HALL, name="Mystery", type="mystery",
+                      scope="machine_group", drawn_by="machine", amount="progressive",
+                      terms={"contribution_bp": 100, "seed_minor": 50_00}, machines=machines,
+                      actor="officer", idempotency_key=key())
+    return jackpot_id
+
+
+def configure_machine_jackpot() -> Row:
+    body = {"venue": HALL, "name": "Mystery", "type": "mystery", "scope": "machine_group",
+            "drawn_by": "machine", "amount": "progressive", "machines": [_machine()],
+            "terms": {"contribution_bp": 100, "seed": "50.00"}}
+    return _row(Role.COMPLIANCE_OFFICER, "/api/v1/machine-jackpots",
+                {**body, "jackpot_id": key("mjp")}, {**body, "jackpot_id": key("mjp")})
+
+
+def machine_jackpot_hit() -> Row:
+    from casino.machines import commands as machines
+
+    machine_id = _machine(10_00)
+    for round_id in ("h-1", "h-2"):
+        machines.play_round(machine_id=machine_id, round_id=round_id,
+                            stakes=[{"amount_minor": 100}], total_minor=100, actor="ctl")
+    jackpot_id = _machine_jackpot([machine_id])
+    body = {"machine_id": machine_id, "drawn_by": "machine"}
+    return _row(Role.TABLE_CONTROLLER, f"/api/v1/machine-jackpots/{jackpot_id}/hits",
+                {**body, "round_id": "h-1"}, {**body, "round_id": "h-2"})
+
+
+DEVICE_RECORD = {"wins_minor": 5_00, "credits_minor": 0, "free_games": 2, "device": "board 1"}
+
+
+def propose_malfunction_credit() -> Row:
+    body = {"device_record": DEVICE_RECORD, "reason": "draw interrupted"}
+    return _row(Role.COMPLIANCE_OFFICER, f"/api/v1/machines/{_machine()}/malfunction-credits",
+                body, {**body, "reason": "display fault"})
+
+
+def decide_malfunction_credit(action: str):
+    def build() -> Row:
+        from casino.machines import malfunctions
+
+        def proposed() -> str:
+            return malfunctions.propose_malfunction_credit(
+                machine_id=_machine(), device_record=DEVICE_RECORD, reason="draw interrupted",
+                actor="olli", idempotency_key=key()).credit_id
+
+        credit = proposed()
+        return _row(Role.COMPLIANCE_OFFICER, f"/api/v1/malfunction-credits/{credit}/{action}",
+                    {"note": "device log checked"},
+                    other_url=f"/api/v1/malfunction-credits/{proposed()}/{action}")
+    return build
+
+
+def _slot_tournament(state: str = "announced") -> str:
+    from casino.machines import tournaments
+
+    tournament_id = key("slots")
+    tournaments.announce_slot_tournament(tournament_id=tournament_id, venue=HALL, name="Cup",
+                                         entry_fee_minor=10_00, prizes={"share_bp": [10_000]},
+                                         actor="officer", idempotency_key=key())
+    if state == "started":
+        tournaments.start_slot_tournament(tournament_id=tournament_id, actor="officer",
+                                          idempotency_key=key())
+    return tournament_id
+
+
+def announce_slot_tournament() -> Row:
+    body = {"venue": HALL, "name": "Cup", "entry_fee": "20.00",
+            "prizes": {"share_bp": [6_000, 4_000]}}
+    return _row(Role.COMPLIANCE_OFFICER, "/api/v1/slot-tournaments",
+                {**body, "tournament_id": key("slots")},
+                {**body, "tournament_id": key("slots")})
+
+
+def publish_slot_prizes() -> Row:
+    return _row(Role.COMPLIANCE_OFFICER, f"/api/v1/slot-tournaments/{_slot_tournament()}/prizes",
+                {"prizes": {"fixed": ["15.00"]}}, {"prizes": {"share_bp": [9_000]}})
+
+
+def enter_slot_tournament() -> Row:
+    return _row(Role.CAGE, f"/api/v1/slot-tournaments/{_slot_tournament()}/entries",
+                {"player_id": make_player().id}, {"player_id": make_player().id})
+
+
+def start_slot_tournament() -> Row:
+    return _row(Role.COMPLIANCE_OFFICER, f"/api/v1/slot-tournaments/{_slot_tournament()}/start",
+                {}, other_url=f"/api/v1/slot-tournaments/{_slot_tournament()}/start")
+
+
+def finish_slot_tournament() -> Row:
+    return _row(Role.COMPLIANCE_OFFICER,
+                f"/api/v1/slot-tournaments/{_slot_tournament('started')}/finish",
+                {"ranking": []}, {"ranking": [make_player().id]})
+
+
+def reconcile_machine_meters() -> Row:
+    machine_id = _machine(10_00)
+    return _row(Role.ACCOUNTANT, "/api/v1/machine-meters/reconciliations",
+                {"venue": HALL, "gaming_day": "2026-06-16"},
+                {"venue": HALL, "gaming_day": "2026-06-16",
+                 "reported": {machine_id: {"cash_in_minor": 10_00}}})

@@ -71,12 +71,16 @@ def test_dismissing_an_alert_over_the_api(venues, traffic):
 
 
 def test_chain_verification_over_the_api(venues):
-    """POST verifies and records; an accountant may read but not run it."""
-    auditor = client_for(Role.AUDITOR, "aude")
-    ran = post(auditor, "/api/v1/compliance/chain-verifications", {})
+    """POST verifies and records; an auditor may read but not run it (a read-only
+    role writes nothing: casino.roles.MATRIX, issue 16); an accountant neither."""
+    officer = client_for(Role.COMPLIANCE_OFFICER, "aude")
+    ran = post(officer, "/api/v1/compliance/chain-verifications", {})
     assert ran.status_code == 201
     assert (ran.json()["ok"], ran.json()["verified_by"]) == (True, "aude")
     accountant = client_for(Role.ACCOUNTANT)
     assert post(accountant, "/api/v1/compliance/chain-verifications", {}).status_code == 403
-    listed = accountant.get("/api/v1/compliance/chain-verifications").json()
+    assert accountant.get("/api/v1/compliance/chain-verifications").status_code == 403
+    auditor = client_for(Role.AUDITOR)
+    assert post(auditor, "/api/v1/compliance/chain-verifications", {}).status_code == 403
+    listed = auditor.get("/api/v1/compliance/chain-verifications").json()
     assert listed["count"] == 1

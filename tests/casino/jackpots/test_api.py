@@ -19,12 +19,14 @@ VENUE = "poker-helsinki"
 
 def test_pools_are_opened_listed_and_reconciled_over_the_api(venues):
     contribute(VENUE, dt.date(2026, 6, 15), [100])   # before the pool: still rolled up
-    accountant = client_for(Role.ACCOUNTANT)
-    opened = post(accountant, "/api/v1/jackpots/pools", {"venue": VENUE}, key="p1")
+    officer = client_for(Role.COMPLIANCE_OFFICER)      # opens and rolls up (casino.roles)
+    assert post(client_for(Role.ACCOUNTANT), "/api/v1/jackpots/pools", {"venue": VENUE},
+                key="p0").status_code == 403
+    opened = post(officer, "/api/v1/jackpots/pools", {"venue": VENUE}, key="p1")
     assert opened.status_code == 201 and opened.json()["base_guarantee_minor"] == 100_000
     assert opened.json()["first_day"] == "2026-06-15"
     contribute(VENUE, dt.date(2026, 6, 16), [100, 100])
-    rolled = post(accountant, f"/api/v1/jackpots/pools/{VENUE}/bad_beat/rollups",
+    rolled = post(officer, f"/api/v1/jackpots/pools/{VENUE}/bad_beat/rollups",
                   {"gaming_day": "2026-06-15"}, key="r1")
     assert rolled.status_code == 201
     assert [(r["gaming_day"], r["amount"]) for r in rolled.json()] == [("2026-06-15", "1.00")]
@@ -32,14 +34,15 @@ def test_pools_are_opened_listed_and_reconciled_over_the_api(venues):
     assert (history["pool"], history["pending"], history["reconciles"]) == (
         "1.00", "2.00", True)
     assert history["contributions"] == 3
-    listed = client_for(Role.TABLE_CONTROLLER).get("/api/v1/jackpots/pools").json()
+    assert client_for(Role.TABLE_CONTROLLER).get("/api/v1/jackpots/pools").status_code == 403
+    listed = client_for(Role.ACCOUNTANT).get("/api/v1/jackpots/pools").json()
     assert [p["key"] for p in listed] == [f"{VENUE}/bad_beat"]
 
 
 def test_rolling_up_an_open_day_answers_409_and_writes_nothing(venues):
     pool_at(VENUE, dt.date(2026, 6, 16))
     count = Event.objects.count()
-    refused = post(client_for(Role.ACCOUNTANT),
+    refused = post(client_for(Role.COMPLIANCE_OFFICER),
                    f"/api/v1/jackpots/pools/{VENUE}/bad_beat/rollups",
                    {"gaming_day": "2026-06-16"}, key="r1")
     assert refused.status_code == 409

@@ -241,11 +241,13 @@ def test_the_same_round_id_is_one_round(venues):
     assert balance(credit_account(machine_id)) == 9_00
 
 
-def test_online_machine_rounds_are_not_played_yet(venues):
+def test_an_online_round_is_a_players(venues):
+    """Online play is from a player's gaming account: a round names its player."""
     machine_id = machine(ONLINE, "online_slot")
     with pytest.raises(MachinesError) as refused:
         slot_round(machine_id)
-    assert refused.value.code == "machines.online_play_unavailable"
+    assert refused.value.code == "machines.invalid_request"
+    assert refused.value.details["field"] == "player_id"
 
 
 # Vouchers -----------------------------------------------------------------------
