@@ -169,7 +169,21 @@ MATRIX: dict[str, frozenset[Role] | str] = {
     "POST /api/v1/tournaments/{tournament_id}/registration": frozenset({TC}),
     "POST /api/v1/tournaments/{tournament_id}/start": frozenset({TC}),
     "GET /api/v1/venues": frozenset({CAGE, TC, CO, ACC, AUD}),
+    "POST /api/v1/venues": frozenset({CO}),
     "GET /api/v1/venues/{code}": frozenset({CAGE, TC, CO, ACC, AUD}),
+    "POST /api/v1/venues/{code}/changes": frozenset({CO}),
+    # Issue 15: machine jackpots, malfunction credits, slot tournaments, meters.
+    "POST /api/v1/machine-jackpots": frozenset({CO}),
+    "POST /api/v1/machine-jackpots/{jackpot_id}/hits": frozenset({TC}),
+    "POST /api/v1/machine-meters/reconciliations": frozenset({CO, ACC}),
+    "POST /api/v1/machines/{machine_id}/malfunction-credits": frozenset({TC, CO}),
+    "POST /api/v1/malfunction-credits/{credit_id}/approve": frozenset({CO}),
+    "POST /api/v1/malfunction-credits/{credit_id}/reject": frozenset({CO}),
+    "POST /api/v1/slot-tournaments": frozenset({CO}),
+    "POST /api/v1/slot-tournaments/{tournament_id}/entries": frozenset({CAGE, TC}),
+    "POST /api/v1/slot-tournaments/{tournament_id}/finish": frozenset({CO}),
+    "POST /api/v1/slot-tournaments/{tournament_id}/prizes": frozenset({CO}),
+    "POST /api/v1/slot-tournaments/{tournament_id}/start": frozenset({CO}),
     "POST /api/v1/vouchers/{voucher_id}/redemptions": frozenset({CAGE, TC}),
 }
 
