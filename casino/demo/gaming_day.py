@@ -79,6 +79,7 @@ from ledger import Metadata
 from ledger.read import head
 
 from . import coups, hands
+from . import catalogue
 from .clock import business_time, helsinki
 
 SEED_DEFAULT = 2026
@@ -350,6 +351,7 @@ class Demo:
             steps += self._poker_evening(table, number, day)
         steps += self._house_games(number, day)
         steps += self._tournaments(number, day)
+        steps += catalogue.steps(self, number, day)     # issue 22: the whole catalogue
         return sorted(steps, key=lambda s: s.at)  # sorted() is stable
 
     def _cage(self, number: int, day: dt.date) -> list[Step]:
