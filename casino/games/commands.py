@@ -409,7 +409,7 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
                               currency=ctx.table.currency, player_id=player_id,
                               game=_part_iv_game(ctx.table.game),
                               bet_unit=bet_kind.bet_unit,
-                              category=CATEGORY, at=ctx.at,
+                              category=_category(ctx.table.game), at=ctx.at,
                               in_play_raise=bet_kind.raise_of is not None)
             compliance = load_context(attempt)
             verdict = run_checks(compliance)
@@ -473,6 +473,13 @@ def _part_iv_game(game: str) -> str:
     RAY venue caps as poker between players (decision games.chinese.escrow).
     """
     return getattr(GAMES[game], "part_iv_game", game)
+
+
+def _category(game: str) -> str:
+    """The wager category of a game's stakes: casino_vs_house, or pvp for the games
+    played between players (issue 22), which RAY online's daily loss cap leaves out
+    (002:L3082, figure online.loss_cap.casino_pvp.applies)."""
+    return getattr(GAMES[game], "category", CATEGORY)
 
 
 def _betting_error(ctx: "RoundContext", bet_kind, kind: str) -> GamesError | None:
@@ -907,7 +914,7 @@ def _settlement_events(ctx: "RoundContext", settled: Sequence[Settled],
             "win_cap": {"limit_minor": win_max[0], "cite": win_max[1]} if capped else None,
             "bets": [_bet_record(i) for i in items],
             "activity": {"player": player_id, "venue": venue, "day": day.isoformat(),
-                         "category": CATEGORY, "staked_minor": staked,
+                         "category": _category(game), "staked_minor": staked,
                          "won_minor": returned},
         }
         if credit.overflow is not None:

@@ -164,6 +164,7 @@ def cap_losses(owed: dict[tuple[str, str], int], seats_from_button: Sequence[str
 class _Chinese:
     """The shared table, bets and outcome of both games."""
 
+    category = "pvp"      # between players: no online loss cap (002:L3082)
     id = ""
     scoring_table = ""
     bonus_table: str | None = None

@@ -181,6 +181,7 @@ def _hedge_wins(row, hole, board) -> tuple[bool, dict[str, Any]]:
 class BankerCards:
     """One player banks; each seat plays the banker at even money."""
 
+    category = "pvp"      # between players: no online loss cap (002:L3082)
     id = "banker_cards"
     tables = (COVER, BANKER_RAISE, BANKER_FEE_BASIS, FEE_CAP_ALLOWED)
     part_iv_game = "card_pvp_other"       # 002:L3469
@@ -292,6 +293,7 @@ def _cube_bets() -> dict[str, BoxBet]:
 class DicePvp:
     """A dice board game between seats; the winner takes the round's stakes."""
 
+    category = "pvp"      # between players: no online loss cap (002:L3082)
     id = "dice_pvp"
     tables = (CUBE, DICE_FEE_BASIS, FEE_CAP_ALLOWED)
     part_iv_game = "dice_pvp"             # 002:L3471

@@ -10,6 +10,7 @@ from casino.cage.events import gaming_account
 from casino.games.engine.common import BetIn, BetInvalid, OutcomeInvalid
 from casino.games.engine.online import BankerCards, DicePvp, HedgeBet
 from casino.roles import Role
+from ledger.models import Event
 from tests.casino.api.conftest import client_for, post
 
 from .conftest import balance, funded_player, key
@@ -164,3 +165,30 @@ def test_dice_game_with_the_doubling_cube_over_http(controller):
     assert body["commission_minor"] == 1_20
     assert balance(gaming_account(one.id)) == 1_000_00 + 40_00 - 1_20
     assert balance(gaming_account(two.id)) == 1_000_00 - 40_00
+
+
+def test_games_between_players_are_outside_the_online_loss_cap(controller):
+    """002:L3082: EUR 500 a day online for casino games against the house, none for games
+    between players. A EUR 500 hedge bet lost reaches the cap: another hedge bet is
+    refused (compliance.loss_cap), a dice game's stake is taken (category pvp)."""
+    hedge = open_table(controller, "hedge_bet", venue=ONLINE, stake_max="500.00")
+    dice = open_table(controller, "dice_pvp", {"rake_basis_points": 300}, venue=ONLINE)
+    player, rival = funded_player(), funded_player()
+    lost = play(controller, hedge["table_id"], [(player.id, "hole_pair", {"seat": 1},
+                                                  "500.00")],
+                {"seats": {"1": "8h 9d"}, "board": "2c 7s Jh"})
+    assert lost["returned_minor"] == 0
+    round_id = post(controller, f"{API}/tables/{hedge['table_id']}/rounds", {},
+                    key=key("r")).json()["round_id"]
+    refused = post(controller, f"{API}/rounds/{round_id}/bets",
+                   {"player_id": player.id, "kind": "hole_pair", "spec": {"seat": 1},
+                    "stake": "1.00"}, key=key("b"))
+    assert (refused.status_code, refused.json()["code"]) == (422, "compliance.rejected")
+    assert refused.json()["details"]["rule"] == "compliance.loss_cap"
+    body = play(controller, dice["table_id"],
+                [(player.id, "stake", {"seat": 1}, "10.00"),
+                 (rival.id, "stake", {"seat": 2}, "10.00")], {"winner_seat": 2})
+    reconcile(body, venue=ONLINE, game="dice_pvp")
+    settled = Event.objects.filter(type="games.player_settled",
+                                   payload__round_id=body["round_id"]).first()
+    assert settled.payload["activity"]["category"] == "pvp"
