@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rest_framework.permissions import BasePermission
+from rest_framework.throttling import SimpleRateThrottle
 
 
 class Role(StrEnum):
@@ -342,6 +343,27 @@ def readme_table() -> str:
         method, path = key.split(" ", 1)
         rows.append(f"| `{method} {path.removeprefix('/api/v1/')}` | {who} |")
     return "\n".join(rows) + "\n"
+
+
+class ClientRateThrottle(SimpleRateThrottle):
+    """Requests per client (its user; its address when unauthenticated), 429 beyond.
+
+    The rate is read from settings.CASINO_API_RATE when asked (not frozen at
+    import), "<n>/<s|min|h|d>"; the history is kept in the default cache.
+    """
+
+    scope = "client"
+
+    def get_rate(self) -> str | None:
+        from django.conf import settings
+
+        return getattr(settings, "CASINO_API_RATE", None)
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        ident = (f"user:{user.pk}" if user is not None and user.is_authenticated
+                 else f"address:{self.get_ident(request)}")
+        return f"throttle_{self.scope}_{ident}"
 
 
 # ---------------------------------------------------------------------------
