@@ -136,6 +136,7 @@ STATUS: dict[str, int] = {
     "poker.unknown_table": 404,
     "poker.unknown_hand": 404,
     "poker.rake_rule_not_offered": 422,
+    "poker.jackpot_terms_not_posted": 409,
     "poker.too_many_seats": 422,
     "poker.buy_in_below_minimum": 422,
     "poker.buy_in_above_maximum": 422,
@@ -213,6 +214,7 @@ STATUS: dict[str, int] = {
     "tournaments.invalid_satellite_target": 422,
     "tournaments.tournament_exists": 409,
     "tournaments.satellite_target_not_registering": 409,
+    "tournaments.fee_split_differs": 422,
     # tournaments engine (casino/tournaments/engine): `tournaments.<engine code>`, recorded
     "tournaments.add_on_not_offered": 422,
     "tournaments.add_on_taken": 422,
@@ -248,6 +250,9 @@ STATUS: dict[str, int] = {
     "tournaments.tournament_full": 422,
     "tournaments.wrong_phase": 409,
     "tournaments.invalid_operation": 422,
+    "tournaments.unregistration_not_offered": 422,
+    "tournaments.approval_required": 422,
+    "tournaments.invalid_ticket": 422,
     # ledger: ledger.errors.LedgerErrorCode
     "ledger.invalid_event": 400,
     "ledger.unbalanced_postings": 400,
@@ -269,6 +274,7 @@ STATUS: dict[str, int] = {
     "compliance.cash_payment_cap": 422,
     "compliance.daily_spend_limit": 422,
     "compliance.game_not_offered": 422,
+    "compliance.gaming_account_not_offered": 422,
     "compliance.identity_unverified": 422,
     "compliance.limits_required": 422,
     "compliance.loss_cap": 422,

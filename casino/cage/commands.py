@@ -163,6 +163,12 @@ STRUCTURING_WINDOW_DAYS = 7
 REMOTE_VENUE_TYPES = frozenset({VenueType.ONLINE, VenueType.ONLINE_POKER})
 SOURCE = "casino.cage"
 CASH_PAYMENT_CAP = "compliance.cash_payment_cap"
+# Whether the venue's cage may move the (RAY online) gaming account's money:
+# false at the Tallinn and Ljubljana rooms (decision
+# cage.gaming_account.offered); a rulebook without the figure is a Finnish
+# venue of the account's own operator.
+ACCOUNT_OFFERED_FIGURE = "cage.gaming_account.offered"
+ACCOUNT_NOT_OFFERED = "compliance.gaming_account_not_offered"
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +318,7 @@ class CageContext:
     verdict: Verdict
     cash: CashContext | None
     cash_payment_max: RuleFigure | None     # in force on local_day, cash only
+    account_offered: RuleFigure | None = None   # only when the account is touched
 
 
 class CageCommand(BaseCommand[CageContext, CageResult]):
@@ -361,15 +368,20 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                 if method == "cash" and verdict.allowed else None)
         cash_payment_max = (rules.figure(rulebook, CASH_PAYMENT_FIGURE, on=local_day)
                             if method == "cash" else None)
+        account_offered = (rules.figure(rulebook, ACCOUNT_OFFERED_FIGURE, on=local_day)
+                           if moves_account else None)
         return CageContext(operation=operation, player_id=player_id, venue=venue,
                            amount_minor=arguments["amount_minor"],
                            currency=arguments["currency"], method=method, at=at, day=day,
                            local_day=local_day, debit=debit, credit=credit, version=version,
                            attempt=attempt, compliance=compliance, verdict=verdict, cash=cash,
-                           cash_payment_max=cash_payment_max)
+                           cash_payment_max=cash_payment_max,
+                           account_offered=account_offered)
 
     def check(self, context: CageContext) -> Rejection | None:
         verdict = context.verdict
+        if verdict.allowed:
+            verdict = account_offered_verdict(context)
         if verdict.allowed:
             verdict = cash_payment_verdict(context)
         if verdict.allowed:
@@ -397,6 +409,26 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
             return _refusal(error, amount_minor=context.amount_minor,
                             currency=context.currency, venue_code=context.venue.code)
         return None
+
+
+def account_offered_verdict(context: CageContext) -> Verdict:
+    """Refuse a movement of gaming-account money at a cage that has none (pure).
+
+    The gaming account is the RAY online service's (002:L3062-3066); the
+    Tallinn and Ljubljana rooms are other operators, so their cages take
+    cash for chips only (decision cage.gaming_account.offered).
+    """
+    offered, verdict = context.account_offered, context.verdict
+    if offered is None or offered.value:
+        return verdict
+    failure = Failure(
+        code=ACCOUNT_NOT_OFFERED, amount_minor=context.amount_minor, limit_minor=None,
+        message=(f"{context.venue.code} is not a venue of the gaming account's operator:"
+                 " its cage moves no money into or out of the gaming account"),
+        rulebook=verdict.rulebook, cite=offered.cite or f"decision {offered.decision}",
+        hint="Pay or take cash for chips at this cage; the gaming account is served"
+             " online and at the account operator's own venues.")
+    return Verdict(False, verdict.checks_passed, failure, verdict.rulebook)
 
 
 def cash_payment_verdict(context: CageContext) -> Verdict:

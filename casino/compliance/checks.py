@@ -147,8 +147,10 @@ def not_self_excluded(ctx: AttemptContext) -> Failure | None:
     return None
 
 
+# A poker buy-in paid from the gaming account at a land table buys chips
+# from it (casino/poker passes the account only there): it is a transfer.
 GAMING_ACCOUNT_TRANSFERS: frozenset[str] = frozenset(
-    {"deposit", "withdrawal", "chip_purchase", "chip_redemption"})
+    {"deposit", "withdrawal", "chip_purchase", "chip_redemption", "buy_in"})
 # Money into the gaming account: a deposit, or chips redeemed into it.
 INTO_GAMING_ACCOUNT: frozenset[str] = frozenset({"deposit", "chip_redemption"})
 

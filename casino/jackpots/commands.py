@@ -669,6 +669,30 @@ def terms_problem(arguments: Mapping[str, Any]) -> str | None:
     return None
 
 
+def drop_terms_refusal(*, venue: str, at: dt.datetime, kind: str = BAD_BEAT) -> str | None:
+    """Why a table at `venue` may not take a jackpot drop yet, or None.
+
+    A pool whose rulebook fixes its terms (the Veikkaus room, 000:L2880-3186)
+    takes drops at once. One whose rulebook leaves them to the venue (the
+    RAY casino, 002:L1792, L1808; Tallinn, 003:L141-142) takes none before
+    the venue's terms are posted: no pool may collect money that no rule
+    can pay out (decision jackpots.posted_terms.before_drops). Read by
+    poker through `signals.jackpot_drop_terms` when a jackpot table opens.
+    """
+    place = rules.venue(venue)
+    day = venue_day(place, at)
+    rulebook = rules.rulebook_in_force(place.rulebook_id, day)
+    if pool_config(rulebook, kind, day).hits_enabled:
+        return None
+    if JackpotTerms.objects.filter(pool_id=pool_key(venue, kind),
+                                   posted_at__lte=at).exists():
+        return None
+    return (f"the {kind.replace('_', ' ')} jackpot of {venue} has no posted terms: its"
+            f" rulebook {rulebook.rulebook_id} leaves the criteria and shares to the venue,"
+            " so no drop is taken until a compliance officer records them"
+            " (POST /api/v1/jackpots/pools/<venue>/<kind>/terms)")
+
+
 def terms_in_force(pool: JackpotPool, *, before_position: int) -> JackpotTerms | None:
     """The venue's latest posted terms recorded before a position (a hand's start)."""
     return (JackpotTerms.objects.filter(pool_id=pool.key, position__lt=before_position)

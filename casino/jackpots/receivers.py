@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from .commands import check_hand, record_progressive_hit
+from .commands import check_hand, drop_terms_refusal, record_progressive_hit
 
 logger = logging.getLogger(__name__)
 
@@ -22,6 +22,11 @@ def check_settled_hand(sender, *, hand_id: str, event, **kwargs) -> None:
         check_hand(hand_id=hand_id, settled=event)
     except Exception:  # noqa: BLE001 - the settled hand stands; the check is retried
         logger.exception("jackpots.hit_check_failed", extra={"hand_id": hand_id})
+
+
+def refuse_drop_without_terms(sender, *, venue: str, at, **kwargs) -> str | None:
+    """Answer poker's `jackpot_drop_terms`: a refusal while no terms can pay the pool."""
+    return drop_terms_refusal(venue=venue, at=at)
 
 
 def record_progressive(sender, *, round_id: str, bet_id: str, player_id: str, venue: str,

@@ -20,6 +20,7 @@ class PokerErrorCode(StrEnum):
     UNKNOWN_TABLE = "poker.unknown_table"
     UNKNOWN_HAND = "poker.unknown_hand"
     RAKE_RULE_NOT_OFFERED = "poker.rake_rule_not_offered"
+    JACKPOT_TERMS_NOT_POSTED = "poker.jackpot_terms_not_posted"
     """The venue's rulebook has no such rake or jackpot rule."""
     TOO_MANY_SEATS = "poker.too_many_seats"
     """More seats than the rulebook allows at a table (000:L495, L2832)."""

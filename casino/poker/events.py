@@ -79,6 +79,7 @@ DISPUTE_DECIDED = "poker.dispute_decided"
 HAND_HISTORY_REJECTED = "poker.hand_history_rejected"
 TIME_CHARGED = "poker.time_charged"
 TIME_CHARGE_REJECTED = "poker.time_charge_rejected"
+TABLE_REJECTED = "poker.table_rejected"  # on venue/<venue>: a table not opened
 
 OPEN_STREET = "open_street"
 """An action_taken kind that is not a bet: the dealer names who acts first

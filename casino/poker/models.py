@@ -34,6 +34,7 @@ class Table(models.Model):
     jackpot = models.CharField(max_length=200, blank=True)
     banzai = models.BooleanField(default=False)  # online shallow-stack format (001:L219-223)
     jackpot_time_fee = models.JSONField(null=True)  # the jackpot fee by time (000:L2876-2879)
+    electronic = models.BooleanField(default=False)  # a special machine (002:L3381, L3443)
     hands_started = models.IntegerField(default=0)
     opened_position = models.BigIntegerField()
 

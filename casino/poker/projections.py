@@ -149,6 +149,7 @@ def _apply_table(event: RecordedEvent) -> None:
             buy_in_minor_max=p["buy_in_minor_max"], rake=p["rake"],
             drop=p["drop"], jackpot=p["jackpot"] or "", banzai=p.get("banzai", False),
             jackpot_time_fee=p.get("jackpot_time_fee"),
+            electronic=p.get("electronic", False),
             opened_position=event.position,
         )
         Seat.objects.bulk_create(

@@ -46,7 +46,7 @@ from typing import Iterator
 
 from django.db import connection
 
-from . import chart
+from . import chart, ledger_entries
 from .errors import ReportsError, ReportsErrorCode
 from .reading import (
     PAGE_ROWS_MAX,
@@ -59,7 +59,9 @@ from .reading import (
 
 JOURNAL = "journal"
 TRIAL_BALANCE = "trial_balance"
-PARTS = (JOURNAL, TRIAL_BALANCE)
+# Issue 17 item 5: summarised entries per venue, day and GL account, and the
+# trial balance by GL account (casino/reports/ledger_entries.py).
+PARTS = (JOURNAL, TRIAL_BALANCE, ledger_entries.SUMMARY, ledger_entries.GL_TRIAL_BALANCE)
 FORMATS = ("csv", "xlsx")
 RANGE_DAYS_MAX = 3_660
 TRIAL_BALANCE_FETCH_ROWS = 2_000
@@ -206,6 +208,11 @@ class CsvExport:
 
     def __iter__(self) -> Iterator[bytes]:
         tally = self.tally
+        if self.part in (ledger_entries.SUMMARY, ledger_entries.GL_TRIAL_BALANCE):
+            yield from self._ledger_entries()
+            if self._record is not None:
+                self.recorded = self._record(self)
+            return
         yield tally.feed(_csv_bytes([JOURNAL_COLUMNS if self.part == JOURNAL
                                      else TRIAL_BALANCE_COLUMNS]))
         if self.part == JOURNAL:
@@ -222,6 +229,30 @@ class CsvExport:
                 yield tally.feed(_csv_bytes(batch))
         if self._record is not None:
             self.recorded = self._record(self)
+
+
+    def _ledger_entries(self) -> Iterator[bytes]:
+        """The summary or the GL trial balance: small, aggregated, one chunk."""
+        tally = self.tally
+        if self.part == ledger_entries.SUMMARY:
+            rows = ledger_entries.summary_rows(self.first, self.last, self.head)
+            header, debit_at, credit_at, currency_at = ledger_entries.SUMMARY_COLUMNS, 6, 7, 5
+        else:
+            rows = ledger_entries.gl_trial_balance_rows(
+                trial_balance_rows(self.first, self.last, self.head))
+            header, debit_at, credit_at, currency_at = (
+                ledger_entries.GL_TRIAL_BALANCE_COLUMNS, 5, 6, 2)
+        money_at = {debit_at, credit_at} | ({4, 7} if self.part != ledger_entries.SUMMARY
+                                            else set())
+        text = [header]
+        for row in rows:
+            tally.rows += 1
+            tally.debit_minor[row[currency_at]] += row[debit_at]
+            tally.credit_minor[row[currency_at]] += row[credit_at]
+            text.append(tuple(chart.minor_text(value) if index in money_at
+                              else value.isoformat() if isinstance(value, dt.date)
+                              else value for index, value in enumerate(row)))
+        yield tally.feed(_csv_bytes(text))
 
 
 def _csv_bytes(rows) -> bytes:
@@ -321,6 +352,7 @@ def write_xlsx(first: dt.date, last: dt.date, *, head: Head | None = None) -> Xl
             for column, amount in enumerate(row[4:], start=4):
                 sheet.write_number(row_number, column, amount / 100, money)
             row_number += 1
+        _ledger_entry_sheets(workbook, money, first, last, head)
         workbook.close()
         file = open(path, "rb")
     finally:
@@ -333,6 +365,31 @@ def write_xlsx(first: dt.date, last: dt.date, *, head: Head | None = None) -> Xl
     file.seek(0)
     return XlsxExport(first=first, last=last, head=head, journal=journal,
                       trial_balance=trial, file=file, sha256=digest.hexdigest(), bytes=size)
+
+
+def _ledger_entry_sheets(workbook, money, first: dt.date, last: dt.date,
+                         head: Head) -> None:
+    """The summary and the GL trial balance as two more sheets; real dates."""
+    day_format = workbook.add_format({"num_format": "yyyy-mm-dd"})
+    sheet = workbook.add_worksheet(ledger_entries.SUMMARY)
+    sheet.write_row(0, 0, ledger_entries.SUMMARY_COLUMNS)
+    for number, row in enumerate(ledger_entries.summary_rows(first, last, head), start=1):
+        entry, day, venue, gl_code, gl_name, currency, debit, credit, count = row
+        sheet.write_string(number, 0, entry)
+        sheet.write_datetime(number, 1, dt.datetime.combine(day, dt.time()), day_format)
+        for column, value in ((2, venue), (3, gl_code), (4, gl_name), (5, currency)):
+            sheet.write_string(number, column, value)
+        sheet.write_number(number, 6, debit / 100, money)
+        sheet.write_number(number, 7, credit / 100, money)
+        sheet.write_number(number, 8, count)
+    sheet = workbook.add_worksheet(ledger_entries.GL_TRIAL_BALANCE)
+    sheet.write_row(0, 0, ledger_entries.GL_TRIAL_BALANCE_COLUMNS)
+    rows = ledger_entries.gl_trial_balance_rows(trial_balance_rows(first, last, head))
+    for number, row in enumerate(rows, start=1):
+        sheet.write_row(number, 0, row[:3])
+        sheet.write_number(number, 3, row[3])
+        for column, amount in enumerate(row[4:], start=4):
+            sheet.write_number(number, column, amount / 100, money)
 
 
 def _created(head: Head) -> dt.datetime:

@@ -52,7 +52,7 @@ def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
                 files=[{"part": part, "rows": tally.rows, "sha256": tally.digest.hexdigest(),
                         "bytes": tally.bytes, "totals": tally.totals()}])
 
-        suffix = "" if part == "journal" else "-trial-balance"
+        suffix = "" if part == "journal" else f"-{part.replace('_', '-')}"
         export = CsvExport(first, last, part=part, head=head, record=record)
         response = StreamingHttpResponse(iter(export), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}{suffix}.csv"'

@@ -44,6 +44,7 @@ CancellationTerms.from_figures).
 from __future__ import annotations
 
 import datetime as dt
+import random
 import uuid
 import zoneinfo
 from dataclasses import dataclass, field
@@ -193,6 +194,8 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             return row.value if row is not None else default
 
         format = a["format"]
+        _check_published_fee_split(rulebook, figure, format=format, entry=a["entry"],
+                                   seats_per_table=a["seats_per_table"])
         target_tournament_id = a["target_tournament_id"]
         satellite_seat_minor = a["satellite_seat_minor"]
         if target_tournament_id is not None:
@@ -238,6 +241,9 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             "seat_not_used": (figure("tournament.satellite.seat_not_used", "ticket")
                               if format == "satellite" else None),
             "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
+            # Withdrawing before the start (001:L310-312; 003:L174 with the
+            # manager's approval); not offered where the rulebook is silent.
+            "unregistration": figure("tournament.unregister.policy", "not_offered"),
         }
         try:
             config_from(config)
@@ -261,6 +267,56 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
 
 
 ANNOUNCE = AnnounceCommand()
+
+
+FEE_PREFIX = "tournament.fee."
+
+
+def fee_table_of(format: str, seats_per_table: int) -> str | None:
+    """Which published fee table prices a format (001:L684-717), or None.
+
+    A Sit & Go five-handed or heads-up has its own table; every other
+    multi-table format is an MTT; HexaPro draws its pool (001:L480-489) and a
+    Sit & Go of another size has no published split (decision
+    tournaments.fee.published_split).
+    """
+    if format == "hexapro":
+        return None
+    if format == "sit_and_go":
+        return {5: "sng_5_handed", 2: "sng_heads_up"}.get(seats_per_table)
+    return "mtt"
+
+
+def _check_published_fee_split(rulebook: RulebookVersion, figure, *, format: str,
+                               entry: Mapping[str, int], seats_per_table: int) -> None:
+    """Refuse an entry whose split differs from the rulebook's published one.
+
+    001:L680-717: for the usual buy-ins the online room publishes the part
+    that goes to the prize pool and the part kept as the fee (EUR 10 MTT:
+    9.00 + 1.00). A buy-in with a published split must take it; one without
+    (another amount, a freeroll) is the lobby's (001:L322).
+    """
+    table = fee_table_of(format, seats_per_table)
+    if table is None or not isinstance(entry, Mapping):
+        return
+    prize, fee = entry.get("prize_minor", 0), entry.get("fee_minor", 0)
+    bounty = entry.get("bounty_minor", 0)
+    total = prize + fee + bounty
+    if total <= 0 or total % 100:
+        return
+    euros = total // 100
+    published = (figure(f"{FEE_PREFIX}{table}.eur{euros}.prize_pool_part"),
+                 figure(f"{FEE_PREFIX}{table}.eur{euros}.fee_part"))
+    if None in published:
+        return
+    if (prize + bounty, fee) != published:
+        cite = rules.figure(rulebook, f"{FEE_PREFIX}{table}.eur{euros}.fee_part").cite
+        raise TournamentError(Code.FEE_SPLIT_DIFFERS,
+                              f"a EUR {total // 100} {table.replace('_', ' ')} buy-in is"
+                              f" split {published[0]} to the prize pool and {published[1]}"
+                              f" as the fee ({cite}), not {prize + bounty} and {fee}",
+                              prize_pool_part_minor=published[0], fee_part_minor=published[1],
+                              cite=cite)
 
 
 def _check_satellite_target(target_id: str, *, format: str, currency: str,
@@ -324,6 +380,23 @@ def register(*, tournament_id: str, player_id: str, kind: str = "entry",
     return _run("register", arguments, actor=actor, idempotency_key=idempotency_key, at=at)
 
 
+def unregister(*, tournament_id: str, player_id: str, approved_by: str | None = None,
+               actor: str, idempotency_key: str | None = None,
+               at: dt.datetime | None = None) -> TournamentResult:
+    """Withdraw a registration before the start, refunded the way it was paid.
+
+    001:L310-312: the buy-in back to the gaming account, a ticket back as a
+    ticket, a satellite seat as a ticket of its value. 003:L174: in Tallinn
+    only with the poker manager's approval (`approved_by`, recorded). Where
+    the rulebook offers no withdrawal, a recorded refusal
+    (tournaments.unregistration_not_offered).
+    """
+    arguments = {"tournament_id": tournament_id, "player_id": player_id}
+    if approved_by is not None:
+        arguments["approved_by"] = approved_by
+    return _run("unregister", arguments, actor=actor, idempotency_key=idempotency_key, at=at)
+
+
 def rebuy(*, tournament_id: str, player_id: str, actor: str,
           idempotency_key: str | None = None, at: dt.datetime | None = None
           ) -> TournamentResult:
@@ -357,16 +430,23 @@ def fix_prize_pool(*, tournament_id: str, actor: str, idempotency_key: str | Non
                 idempotency_key=idempotency_key, at=at)
 
 
-def draw_prize_pool(*, tournament_id: str, multiplier: str, actor: str,
+def draw_prize_pool(*, tournament_id: str, multiplier: str | None = None, actor: str,
                     idempotency_key: str | None = None, at: dt.datetime | None = None
                     ) -> TournamentResult:
-    """Set a HexaPro game's drawn pool (`multiplier` like "x25"; 001:L480-493).
+    """Draw a HexaPro game's prize pool with the published probabilities (001:L480-493).
 
-    The prize is read from the rulebook's `hexapro.prize.<level>.<multiplier>`
-    for the game's buy-in, and the split from `hexapro.payout.*`.
+    The house draws the multiplier (a system random number below 100,000,
+    recorded as `ticket`) by the rulebook's `hexapro.probability_per_100000.*`
+    (engine.hexapro.draw); the prize is `hexapro.prize.<level>.<multiplier>`
+    for the game's buy-in, the split `hexapro.payout.*`. A `multiplier`
+    (like "x25") records a draw made by the game client's certified
+    generator instead (decision tournaments.hexapro.draw).
     """
-    return _run("draw_prize_pool", {"tournament_id": tournament_id, "multiplier": multiplier},
-                actor=actor, idempotency_key=idempotency_key, at=at)
+    arguments = {"tournament_id": tournament_id}
+    if multiplier is not None:
+        arguments["multiplier"] = multiplier
+    return _run("draw_prize_pool", arguments, actor=actor, idempotency_key=idempotency_key,
+                at=at)
 
 
 def eliminate(*, tournament_id: str, outs: Sequence[Mapping[str, Any]],
@@ -626,8 +706,10 @@ def _draw_payload(arguments: Mapping[str, Any], state: State, row: Tournament
     """The drawn HexaPro pool: the prize for the buy-in and its split (001:L480-493)."""
     from .engine import hexapro
 
-    multiplier = arguments["multiplier"]
     rulebook = _rulebook(row.rulebook)
+    multiplier, ticket = arguments.get("multiplier"), None
+    if multiplier is None:
+        multiplier, ticket = _draw_multiplier(rulebook)
     buy_in = state.config.entry.total_minor
     level = f"eur{buy_in // 100}"
     prize = rules.figure(rulebook, f"hexapro.prize.{level}.{multiplier}")
@@ -642,8 +724,36 @@ def _draw_payload(arguments: Mapping[str, Any], state: State, row: Tournament
                                 value("hexapro.payout.winner_takes_all_max_multiplier"),
                                 [value(f"hexapro.payout.{p}")
                                  for p in ("first", "second", "third")])
-    return {"multiplier": multiplier, "prize_pool_minor": prize.value,
-            "shares_basis_points": list(shares), "cite": prize.cite}
+    payload = {"multiplier": multiplier, "prize_pool_minor": prize.value,
+               "shares_basis_points": list(shares), "cite": prize.cite}
+    if ticket is not None:
+        payload["drawn"] = {"ticket": ticket, "of": hexapro.DRAW_DENOMINATOR,
+                            "cite": "001:L480-487"}
+    return payload
+
+
+HEXAPRO_PROBABILITY = "hexapro.probability_per_100000."
+
+
+def _draw_multiplier(rulebook: RulebookVersion, rng: random.Random | None = None
+                     ) -> tuple[str, int]:
+    """Draw a HexaPro multiplier by the rulebook's published probabilities.
+
+    001:L480-487: 1 in 100,000 games draws 1,000x, ... 56,294 in 100,000
+    draw 1.5x. Returns the label ("x25") and the ticket drawn (0 to 99,999).
+    """
+    from .engine import hexapro
+
+    rows = [hexapro.PrizeRow(key.removeprefix(HEXAPRO_PROBABILITY),
+                             hexapro.multiplier_of(key.removeprefix(HEXAPRO_PROBABILITY)),
+                             row.value)
+            for key, row in rules.figures(rulebook).items()
+            if key.startswith(HEXAPRO_PROBABILITY)]
+    if not rows:
+        raise TournamentError(Code.INVALID_REQUEST, f"{rulebook.key} publishes no HexaPro"
+                              " probabilities")
+    ticket = (rng or random.SystemRandom()).randrange(hexapro.DRAW_DENOMINATOR)
+    return hexapro.row_for_ticket(rows, ticket).label, ticket
 
 
 COMMANDS = {
@@ -651,6 +761,7 @@ COMMANDS = {
     for operation, event_type, payload in (
         ("open_registration", ev.REGISTRATION_OPENED, None),
         ("register", ev.PLAYER_ENTERED, None),
+        ("unregister", ev.PLAYER_UNREGISTERED, None),
         ("rebuy", ev.REBUY_PURCHASED, None),
         ("add_on", ev.ADD_ON_PURCHASED, None),
         ("start", ev.STARTED, None),

@@ -33,6 +33,8 @@ class TournamentErrorCode(StrEnum):
     """An announcement under a tournament id already announced: 409."""
     SATELLITE_TARGET_NOT_REGISTERING = "tournaments.satellite_target_not_registering"
     """A satellite's target tournament no longer takes registrations: 409."""
+    FEE_SPLIT_DIFFERS = "tournaments.fee_split_differs"
+    """An online buy-in split otherwise than the published table (001:L680-717): 422."""
     RULE = "tournaments.rule"
     """Prefix only: engine refusals are `tournaments.<engine code>`."""
 

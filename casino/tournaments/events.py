@@ -22,6 +22,7 @@ SCHEMA_VERSION = 1
 ANNOUNCED = "tournaments.tournament_announced"
 REGISTRATION_OPENED = "tournaments.registration_opened"
 PLAYER_ENTERED = "tournaments.player_entered"
+PLAYER_UNREGISTERED = "tournaments.player_unregistered"
 REBUY_PURCHASED = "tournaments.rebuy_purchased"
 ADD_ON_PURCHASED = "tournaments.add_on_purchased"
 STARTED = "tournaments.tournament_started"
@@ -36,7 +37,7 @@ CANCELLED = "tournaments.tournament_cancelled"
 REQUEST_REJECTED = "tournaments.request_rejected"
 
 TOURNAMENT_EVENT_TYPES = frozenset({
-    ANNOUNCED, REGISTRATION_OPENED, PLAYER_ENTERED, REBUY_PURCHASED, ADD_ON_PURCHASED,
+    ANNOUNCED, REGISTRATION_OPENED, PLAYER_ENTERED, PLAYER_UNREGISTERED, REBUY_PURCHASED, ADD_ON_PURCHASED,
     STARTED, PRIZE_POOL_FIXED, PRIZE_POOL_DRAWN, PLAYERS_ELIMINATED, PLAYER_DISQUALIFIED,
     PLAYER_EXCLUDED, DEAL_RECORDED, FINISHED, CANCELLED,
 })

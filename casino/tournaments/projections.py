@@ -97,6 +97,10 @@ class TournamentProjection:
         if changed:
             Entrant.objects.bulk_create(changed, update_conflicts=True, unique_fields=["key"],
                                         update_fields=list(ENTRANT_FIELDS))
+        gone = [player_id for player_id in before if player_id not in after]
+        if gone:   # withdrawn before the start (001:L310-312)
+            Entrant.objects.filter(tournament_id=tournament_id,
+                                   player_id__in=gone).delete()
 
 
 def _tournament_fields(state: State, *, with_prize_table: bool) -> dict[str, Any]:

@@ -47,6 +47,7 @@ def config_from(data: Mapping[str, Any]) -> Config:
         # The rulebook's interruption shares (None: the online policy).
         cancellation=(CancellationTerms.from_figures(data["cancellation"])
                       if data.get("cancellation") else None),
+        unregistration=data.get("unregistration", "not_offered"),
     )
 
 
@@ -61,6 +62,8 @@ def apply(t: Tournament, event_type: str, p: Mapping[str, Any]):
         return t.open_registration()
     if event_type == ev.PLAYER_ENTERED:
         return t.enter(p["player_id"], p["kind"], p.get("paid_by"))
+    if event_type == ev.PLAYER_UNREGISTERED:
+        return t.unregister(p["player_id"], p.get("approved_by"))
     if event_type == ev.REBUY_PURCHASED:
         return t.rebuy(p["player_id"])
     if event_type == ev.ADD_ON_PURCHASED:
@@ -117,6 +120,7 @@ def dump_state(t: Tournament) -> dict[str, Any]:
             "paid_fee_minor": p.paid_fee_minor, "paid_bounty_minor": p.paid_bounty_minor,
             "bounty_minor": p.bounty_minor, "alive": p.alive, "disqualified": p.disqualified,
             "excluded": p.excluded, "purchases": [price.as_dict() for price in p.purchases],
+            "paid_by": p.paid_by,
         } for p in t.players.values()],
         "groups": [[_out(out) for out in group] for group in t.groups],
         "pool_minor": t.pool_minor,

@@ -1,5 +1,7 @@
 """Serializers for the ledger's read API."""
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ..models import Account
@@ -53,3 +55,31 @@ class AccountSerializer(serializers.ModelSerializer):
             "opened_position",
             "last_position",
         ]
+
+
+HISTORY_ROWS_MAX = 500
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class AsOfField(serializers.Field):
+    """A ledger position (a whole number) or an ISO 8601 time with its offset."""
+
+    def to_internal_value(self, data):
+        text = str(data).strip()
+        if text.isdigit():
+            return int(text)
+        moment = serializers.DateTimeField().to_internal_value(text)
+        return moment
+
+    def to_representation(self, value):
+        return value
+
+
+class AccountQuerySerializer(serializers.Serializer):
+    """Query of an account: a balance as of a position or time, its history."""
+
+    as_of = AsOfField(required=False, help_text="a ledger position, or an ISO 8601 time")
+    history = serializers.BooleanField(required=False, default=False)
+    after = serializers.IntegerField(required=False, default=0, min_value=0)
+    limit = serializers.IntegerField(required=False, default=100, min_value=1,
+                                     max_value=HISTORY_ROWS_MAX)

@@ -8,9 +8,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..models import Account
+from django.db.models import Sum
+
+from ..models import Account, Event, Posting, natural_sign
 from ..store import head, load_events_after
 from .serializers import (
+    AccountQuerySerializer,
     AccountSerializer,
     EventFeedQuerySerializer,
     EventFeedSerializer,
@@ -45,9 +48,53 @@ class EventFeedView(APIView):
 
 
 class AccountDetailsView(APIView):
-    """An account's balance (natural direction, minor units) and last position."""
+    """An account's balance (natural direction, minor units) and last position.
 
-    @extend_schema(responses=AccountSerializer)
+    `?as_of=<position>` or `?as_of=<ISO 8601 time>` adds the balance just after
+    that position, or after the last event recorded at or before that time
+    (recorded time: positions are in commit order, business time may be
+    sent late). `?history=true` adds the account's postings after `after`, up
+    to `limit`, each with the balance it left (issue 17 item 5).
+    """
+
+    @extend_schema(parameters=[AccountQuerySerializer], responses=AccountSerializer)
     def get(self, request: Request, code: str) -> Response:
         account = get_object_or_404(Account, code=code)
-        return Response(AccountSerializer(account).data)
+        query = AccountQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = dict(AccountSerializer(account).data)
+        sign = natural_sign(account.type)
+        as_of = query.validated_data.get("as_of")
+        if as_of is not None:
+            position = _position_at(as_of)
+            data["as_of"] = {"position": position,
+                             "balance_minor": sign * _sum_through(account.code, position)}
+        if query.validated_data["history"]:
+            after, limit = query.validated_data["after"], query.validated_data["limit"]
+            balance = sign * _sum_through(account.code, after)
+            rows = []
+            for position, index, event_type, occurred_at, gaming_day, amount in (
+                    Posting.objects.filter(account_id=account.code, event_id__gt=after)
+                    .order_by("event_id", "index")
+                    .values_list("event_id", "index", "event__type", "event__occurred_at",
+                                 "event__gaming_day", "amount_minor")[:limit]):
+                balance += sign * amount
+                rows.append({"position": position, "posting": index, "type": event_type,
+                             "occurred_at": occurred_at, "gaming_day": gaming_day,
+                             "amount_minor": amount, "balance_after_minor": balance})
+            data["history"] = rows
+            data["next_after"] = rows[-1]["position"] if len(rows) == limit else None
+        return Response(data)
+
+
+def _position_at(as_of) -> int:
+    if isinstance(as_of, int):
+        return as_of
+    return (Event.objects.filter(recorded_at__lte=as_of).order_by("-position")
+            .values_list("position", flat=True).first()) or 0
+
+
+def _sum_through(code: str, position: int) -> int:
+    total = Posting.objects.filter(account_id=code, event_id__lte=position).aggregate(
+        total=Sum("amount_minor"))["total"]
+    return int(total or 0)

@@ -128,3 +128,35 @@ class HitSerializer(StrictSerializer):
 
 class RejectSerializer(StrictSerializer):
     reason = serializers.CharField(max_length=500)
+
+
+class TermsPostSerializer(StrictSerializer):
+    """The terms a venue posted for its pool (002:L1792, L1808; 003:L141-142)."""
+
+    notice = serializers.CharField(max_length=500, help_text="Where and how the venue"
+                                   " posted the terms (the gaming-area notice).")
+    criteria = serializers.DictField(
+        child=serializers.DictField(child=serializers.CharField(max_length=60)),
+        help_text='Category ("1", "2") -> {variant family: threshold}, e.g.'
+                  ' {"1": {"texas_holdem": "full_house:aces_over_kings"}}.')
+    shares = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField(min_value=0,
+                                                                   max_value=10_000)),
+        help_text="Category -> {loser_share, winner_share, others_share} in basis points"
+                  " of the pool.")
+    base_guarantee = MoneyField(help_text="The posted guaranteed minimum of the pool.")
+
+
+class TermsSerializer(StrictSerializer):
+    """Posted terms as recorded: who posted them, when, and what they say."""
+
+    position = serializers.IntegerField()
+    posted_by = serializers.CharField()
+    posted_at = serializers.DateTimeField()
+    effective_day = serializers.DateField()
+    notice = serializers.CharField()
+    base_guarantee_minor = serializers.IntegerField()
+    criteria = serializers.DictField()
+    shares = serializers.DictField()
+    rulebook_id = serializers.CharField()
+    rulebook_version = serializers.IntegerField()

@@ -11,6 +11,7 @@ from .views import (
     PoolsView,
     RejectHitView,
     RollupsView,
+    TermsView,
 )
 
 urlpatterns = [
@@ -19,6 +20,8 @@ urlpatterns = [
          name="jackpot-pool"),
     path("jackpots/pools/<str:venue>/<str:kind>/rollups", RollupsView.as_view(),
          name="jackpot-rollups"),
+    path("jackpots/pools/<str:venue>/<str:kind>/terms", TermsView.as_view(),
+         name="jackpot-terms"),
     path("jackpots/hits", HitsView.as_view(), name="jackpot-hits"),
     path("jackpots/hits/<str:hit_id>", HitDetailsView.as_view(), name="jackpot-hit"),
     path("jackpots/hits/<str:hit_id>/approve", ApproveHitView.as_view(),

@@ -18,7 +18,7 @@ from casino.roles import Role
 
 from .. import commands, queries
 from ..errors import JackpotError, JackpotErrorCode
-from ..models import JackpotHit, JackpotPool, JackpotRollup
+from ..models import JackpotHit, JackpotPool, JackpotRollup, JackpotTerms
 from .serializers import (
     HitSerializer,
     PoolHistorySerializer,
@@ -28,6 +28,8 @@ from .serializers import (
     RollupRequestSerializer,
     RollupRowSerializer,
     RollupSerializer,
+    TermsPostSerializer,
+    TermsSerializer,
 )
 
 READERS = (Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT, Role.AUDITOR)      # casino.roles.MATRIX
@@ -179,3 +181,38 @@ class PayHitView(_DecisionView):
         key = idempotency_key(request)
         return self._answer(commands.pay_hit(hit_id=hit_id, actor=request.user.get_username(),
                                              idempotency_key=key))
+
+
+class TermsView(_JackpotView):
+    """A pool's posted terms, oldest first; POST records the venue's posting.
+
+    The RAY casino's bad-beat criteria, shares and minimum (002:L1792, L1808)
+    and Tallinn's award rules (003:L141-142) are posted in the gaming area; a
+    compliance officer records the posting here, and from then the pool
+    takes drops and detects hits (decision jackpots.posted_terms).
+    """
+
+    roles_write = OPERATORS
+
+    @extend_schema(summary="A pool's posted terms",
+                   responses={200: TermsSerializer(many=True), 404: ErrorSerializer})
+    def get(self, request: Request, venue: str, kind: str) -> Response:
+        pool = queries.pool(venue, kind)
+        rows = JackpotTerms.objects.filter(pool=pool).order_by("position")
+        return Response(TermsSerializer(rows, many=True).data)
+
+    @extend_schema(summary="Record the terms a venue posted", request=TermsPostSerializer,
+                   parameters=[IDEMPOTENCY_KEY_HEADER],
+                   responses={201: TermsSerializer, **ERRORS})
+    def post(self, request: Request, venue: str, kind: str) -> Response:
+        key = idempotency_key(request)
+        body = TermsPostSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        result = commands.post_terms(venue=venue, kind=kind, notice=data["notice"],
+                                     criteria=data["criteria"], shares=data["shares"],
+                                     base_guarantee_minor=data["base_guarantee"],
+                                     actor=request.user.get_username(), idempotency_key=key)
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+        return Response(TermsSerializer(JackpotTerms.objects.get(position=result.position)).data,
+                        status=201, headers=headers)

@@ -49,6 +49,10 @@ class TableOpenSerializer(serializers.Serializer):
                   " (000:L2876-2879).")
     banzai = serializers.BooleanField(default=False, help_text="Online Banzai: stacks of"
                                       " at most 10 big blinds (001:L219-223).")
+    electronic = serializers.BooleanField(
+        default=False, help_text="An electronic poker table (a special machine): its blind"
+        " or ante is capped by its own row, EUR 2 at halls and partner premises (002:L3381),"
+        " EUR 4,000 at the casino (002:L3443).")
     rake_cap = MoneyField(required=False, help_text="Per-hand cap, where the rules allow.")
     rake_percent_basis_points = serializers.IntegerField(required=False, min_value=1,
                                                          max_value=10_000)
@@ -73,6 +77,7 @@ class TableSerializer(serializers.Serializer):
     jackpot = serializers.CharField(allow_null=True)
     banzai = serializers.BooleanField()
     jackpot_time_fee = serializers.DictField(allow_null=True)
+    electronic = serializers.BooleanField(default=False)
 
 
 class TimeChargeSerializer(serializers.Serializer):

@@ -86,7 +86,7 @@ class TablesView(_PokerView):
             jackpot=data["jackpot"], jackpot_drop_minor=data.get("jackpot_drop"),
             banzai=data["banzai"], time_charge_minor=data.get("time_charge"),
             time_charge_period_minutes=data.get("time_charge_period_minutes"),
-            jackpot_fee=data["jackpot_fee"],
+            jackpot_fee=data["jackpot_fee"], electronic=data["electronic"],
             actor=request.user.get_username(), idempotency_key=key)
         return self._created(TableSerializer(result).data, result.replayed)
 
@@ -111,7 +111,7 @@ class TableDetailsView(_PokerView):
             "seats_max": table.seats_max, "buy_in_minor_min": table.buy_in_minor_min,
             "buy_in_minor_max": table.buy_in_minor_max, "rake": table.rake,
             "drop": table.drop, "jackpot": table.jackpot or None, "banzai": table.banzai,
-            "jackpot_time_fee": table.jackpot_time_fee,
+            "jackpot_time_fee": table.jackpot_time_fee, "electronic": table.electronic,
             "seats": list(table.seats.all()), "hands_started": table.hands_started,
             "table_stacks_minor": account.balance_minor if account else 0,
         }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from django.contrib.postgres.expressions import ArraySubquery
@@ -79,6 +79,7 @@ class TableResult:
     position: int
     banzai: bool = False
     jackpot_time_fee: Mapping[str, Any] | None = None
+    electronic: bool = False
     replayed: bool = False
 
 
@@ -384,6 +385,11 @@ def _check_seat_number(table: Table, seat: int, field: str = "seat") -> None:
                          field=field)
 
 
+# Venue types without a cage (casino.rules.models.VenueType values): a buy-in
+# there is play from the gaming account, not chips bought from it.
+REMOTE_VENUE_TYPES = frozenset({"online", "online_poker"})
+
+
 def _means_account(method: str, player_id: str, venue: str) -> str:
     return gaming_account(player_id) if method == "account" else cage_cash(venue)
 
@@ -419,14 +425,32 @@ class OpeningStake:
         return compliance_rejection(self.attempt, self.context, self.verdict)
 
 
+# An electronic poker table is a special machine: its opening stake has a row
+# of its own, EUR 2 at halls and partner premises (002:L3381) and EUR 4,000
+# for the casino's automatic poker (002:L3443). A rulebook with neither (the
+# Veikkaus and Tallinn rooms, online) caps it as any player-vs-player table
+# (decision poker_pvp.opening_stake.electronic_tables).
+ELECTRONIC_GAMES = ("electronic_poker_table", "automatic_poker")
+
+
+def opening_stake_game(place: Venue, at: dt.datetime, *, electronic: bool) -> str:
+    """Return the Part IV game whose opening-stake row caps a table (pure but cached)."""
+    if not electronic:
+        return PVP_GAME
+    limits = rules.stake_limits(_rulebook(place, at))
+    return next((game for game in ELECTRONIC_GAMES if (game, "opening_stake") in limits),
+                PVP_GAME)
+
+
 def opening_stake_check(*, venue: str, currency: str, forced_bets_minor: Sequence[int],
-                        at: dt.datetime) -> OpeningStake | None:
+                        at: dt.datetime, game: str = PVP_GAME) -> OpeningStake | None:
     """Check the largest forced bet against the venue's poker opening-stake cap.
 
     Part IV caps the opening stake (blind or ante) of player-vs-player
     poker: EUR 2 at halls and partner premises (002:L3347), EUR 20,000 at
     the casino (002:L3405), EUR 1,000 online (002:L3467), each a
-    `poker_pvp/opening_stake` stake-limit row of the venue's rulebook. None
+    `poker_pvp/opening_stake` stake-limit row of the venue's rulebook; an
+    electronic table's `game` is its own row (`opening_stake_game`). None
     when nothing is forced or the rulebook has no such row (the Veikkaus
     and Tallinn poker rooms sit outside Part IV).
     """
@@ -434,10 +458,36 @@ def opening_stake_check(*, venue: str, currency: str, forced_bets_minor: Sequenc
     if not amount:
         return None
     attempt = Attempt(kind="stake", venue=venue, amount_minor=amount, currency=currency,
-                      game=PVP_GAME, bet_unit="opening_stake", category="pvp", at=at)
+                      game=game, bet_unit="opening_stake", category="pvp", at=at)
     context = load_compliance(attempt)
     if context.stake_limit is None:
         return None
+    return OpeningStake(attempt, context, run_checks(context))
+
+
+def max_win_check(opening: OpeningStake, stacks_minor: Sequence[int]) -> OpeningStake | None:
+    """Check the most any player could win in a hand against the venue's maximum win.
+
+    Decision poker_pvp.max_win: a pot won at a RAY player-vs-player table is
+    a win under section 11 (002:L3489-3499; only tournament poker's win is
+    the announced prize, 002:L3349, L3367, L3435), counted as what the player
+    gains, the award less the player's own chips in it, as a house game's win
+    is its return less the stakes (decision games.max_win). A pot cannot be
+    cut after the hand, the excess being other players' money, so the deal
+    is refused when one player could gain more than the cap: at most, player
+    i gains the sum over the others of min(stack_i, stack_j). Reuses the
+    opening-stake check's loaded context: no statement. None when allowed or
+    the rulebook has no maximum win.
+    """
+    limit = opening.context.win_limit
+    if limit is None or len(stacks_minor) < 2:
+        return None
+    most = max(sum(min(stack, other) for j, other in enumerate(stacks_minor) if j != i)
+               for i, stack in enumerate(stacks_minor))
+    if most <= limit.value:
+        return None
+    attempt = replace(opening.attempt, kind="win", amount_minor=most, bet_unit=None)
+    context = replace(opening.context, kind="win", amount_minor=most, bet_unit=None)
     return OpeningStake(attempt, context, run_checks(context))
 
 
@@ -498,7 +548,8 @@ def _table_result(event: RecordedEvent, *, replayed: bool) -> TableResult:
         stakes=p["stakes"], seats_max=p["seats_max"], buy_in_minor_min=p["buy_in_minor_min"],
         buy_in_minor_max=p["buy_in_minor_max"], rake=p["rake"], drop=p["drop"],
         jackpot=p["jackpot"], position=event.position, banzai=p.get("banzai", False),
-        jackpot_time_fee=p.get("jackpot_time_fee"), replayed=replayed)
+        jackpot_time_fee=p.get("jackpot_time_fee"), electronic=p.get("electronic", False),
+        replayed=replayed)
 
 
 def _seat_result(event: RecordedEvent, *, replayed: bool) -> SeatResult:

@@ -44,7 +44,9 @@ from .base import (
     load_table,
     _rejection,
     _start_state,
+    max_win_check,
     opening_stake_check,
+    opening_stake_game,
 )
 from .settlement import (
     Showdown,
@@ -108,16 +110,23 @@ START_HAND = StartHand()
 
 def _hand_opening_stake(hand: HandContext, place: Venue, at: dt.datetime
                         ) -> OpeningStake | None:
-    """Check a dealt hand's forced bets, straddles included, under the cap in force.
+    """Check a dealt hand's forced bets, straddles included, under the cap in force,
+    and the most a player could win in it under the maximum win (section 11).
 
     A table opened before the cap was checked, or under an earlier rulebook
     version, deals no hand over it (002:L3347, L3405, L3467).
     """
     table = hand.table
-    return opening_stake_check(
+    checked = opening_stake_check(
         venue=place.code, currency=table.currency, at=at,
+        game=opening_stake_game(place, at, electronic=table.electronic),
         forced_bets_minor=[*_forced_bets(hand.state),
                            *(table.stakes.get(name, 0) for name in OPENING_STAKES)])
+    if checked is None or not checked.verdict.allowed:
+        return checked
+    # Section 11's maximum win (002:L3489-3499; decision poker_pvp.max_win).
+    stacks = [stack for _, stack in hand.state.starting_stacks_minor]
+    return max_win_check(checked, stacks) or checked
 
 
 def _forced_bets(state: engine.HandState) -> list[int]:

@@ -31,6 +31,7 @@ from ..events import (
 from ..models import PlayerBanzaiMove, PlayerEvening, Seat
 from .base import (
     PVP_GAME,
+    REMOTE_VENUE_TYPES,
     SOURCE,
     SeatResult,
     TableContext,
@@ -47,6 +48,7 @@ from .base import (
     _means_account,
     _raise_recorded_refusal,
     _rejection,
+    _rulebook,
     _seat_result,
 )
 
@@ -109,14 +111,21 @@ class BuyIn(BaseCommand[BuyInContext, SeatResult]):
         failure, short = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
                                          amount_minor=amount_minor, paid_with=paid_with,
                                          at=at, day=day)
+        means = _means_account(paid_with, player_id, table.venue)
         attempt = compliance = verdict = None
         if failure is None:
+            # Chips bought from the gaming account at a land table meet the
+            # account's transfer ban (002:L3072; decision online.account.scope):
+            # chips cashed at the cage would otherwise withdraw at night.
+            # Online, a buy-in is play from the account, not a transfer.
+            from_account = (paid_with == "account"
+                            and _rulebook(place, at).venue_type not in REMOTE_VENUE_TYPES)
             attempt = Attempt(kind="buy_in", venue=table.venue, amount_minor=amount_minor,
                               currency=table.currency, player_id=player_id, game=PVP_GAME,
-                              category="pvp", at=at)
+                              category="pvp", at=at,
+                              account=means if from_account else None)
             compliance = load_context(attempt)
             verdict = run_checks(compliance)
-        means = _means_account(paid_with, player_id, table.venue)
         means_missing = (paid_with == "account"
                          and not Account.objects.filter(code=means).exists())
         return BuyInContext(table=ctx, place=place, at=at, day=day, seat=seat,

@@ -15,11 +15,12 @@ from casino.rules.queries import venue_day
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, Posting, RecordedEvent
 
-from .. import engine
+from .. import engine, signals
 from ..errors import PokerError, PokerErrorCode as Code
 from ..events import (
     SCHEMA_VERSION,
     TABLE_OPENED,
+    TABLE_REJECTED,
     TIME_CHARGE_REJECTED,
     TIME_CHARGED,
     house_rake,
@@ -47,6 +48,7 @@ from .base import (
     _rulebook,
     _table_result,
     opening_stake_check,
+    opening_stake_game,
 )
 
 
@@ -60,7 +62,7 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
                jackpot_drop_minor: int | None = None, banzai: bool = False,
                time_charge_minor: int | None = None,
                time_charge_period_minutes: int | None = None,
-               jackpot_fee: str = "per_hand", actor: str,
+               jackpot_fee: str = "per_hand", electronic: bool = False, actor: str,
                idempotency_key: str | None = None,
                at: dt.datetime | None = None) -> TableResult:
     """Open a cash-game table with its stakes, seats, buy-in range and rake rule.
@@ -71,7 +73,10 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
     period where the table sets them, 000:L464-465, 002:L287-289;
     `time_rake` in Tallinn, 003:L140), charged by `charge_time`. A Veikkaus
     jackpot table may take its jackpot fee by time (`jackpot_fee` `time_60`
-    or `time_15`, 000:L2876-2879) instead of EUR 1 a hand.
+    or `time_15`, 000:L2876-2879) instead of EUR 1 a hand. `electronic`: an
+    electronic poker table, a special machine whose opening stake is capped
+    by its own Part IV row (002:L3381 at halls and partner premises,
+    002:L3443 at the casino).
 
     The rake and jackpot drop are built from the venue's rulebook in force
     (`_house_rules`) and frozen into the table's event, so a later rulebook
@@ -89,7 +94,9 @@ def open_table(*, venue: str, variant: str, structure: str, small_blind_minor: i
         rake_percent_basis_points=rake_percent_basis_points, jackpot=jackpot,
         jackpot_drop_minor=jackpot_drop_minor, banzai=banzai,
         time_charge_minor=time_charge_minor,
-        time_charge_period_minutes=time_charge_period_minutes, jackpot_fee=jackpot_fee)
+        time_charge_period_minutes=time_charge_period_minutes, jackpot_fee=jackpot_fee,
+        # Only when set, so a request made before the flag keeps its fingerprint.
+        **({"electronic": True} if electronic else {}))
     return run(OPEN_TABLE, arguments, _call(actor, idempotency_key, at))
 
 
@@ -111,6 +118,7 @@ class NewTable:
     drop_rule: Any
     jackpot_time_fee: Any
     opening_stake: OpeningStake | None = None
+    jackpot_refusal: PokerError | None = None
 
 
 class OpenTable(BaseCommand[NewTable, TableResult]):
@@ -151,16 +159,31 @@ class OpenTable(BaseCommand[NewTable, TableResult]):
         jackpot_time_fee = _jackpot_time_fee(figures, a["jackpot_fee"], jackpot=jackpot)
         if jackpot_time_fee is not None:
             drop_rule = None  # the fee by time replaces the EUR 1 a hand
+        jackpot_refusal = None
+        if drop_rule is not None or jackpot_time_fee is not None:
+            jackpot_refusal = _jackpot_terms_refusal(place, at)
+        electronic = bool(a.get("electronic"))
+        if electronic:
+            config["electronic"] = True
         opening_stake = opening_stake_check(
             venue=place.code, currency=place.currency, at=at,
+            game=opening_stake_game(place, at, electronic=electronic),
             forced_bets_minor=[config["stakes"].get(name, 0) for name in OPENING_STAKES])
         return NewTable(place=place, at=at, table_id=f"tbl-{uuid.uuid4().hex[:12]}",
                         rulebook=rulebook.key, config=config, rake_rule=rake_rule,
                         drop_rule=drop_rule, jackpot_time_fee=jackpot_time_fee,
-                        opening_stake=opening_stake)
+                        opening_stake=opening_stake, jackpot_refusal=jackpot_refusal)
 
     def check(self, context: NewTable) -> Rejection | None:
-        # A forced bet over the Part IV cap (002:L3347, L3405, L3467).
+        # No drop into a pool that no posted terms could pay (002:L1792,
+        # L1808; 003:L141-142): recorded on the venue's stream.
+        if context.jackpot_refusal is not None:
+            return _rejection(TABLE_REJECTED, f"venue/{context.place.code}",
+                              context.jackpot_refusal,
+                              {"venue": context.place.code, "jackpot": True},
+                              place=context.place, at=context.at)
+        # A forced bet over the Part IV cap (002:L3347, L3381, L3405, L3443,
+        # L3467).
         if context.opening_stake is None:
             return None
         return context.opening_stake.rejection()
@@ -187,10 +210,28 @@ class OpenTable(BaseCommand[NewTable, TableResult]):
                                   for code in accounts])
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> TableResult:
+        if events[0].type == TABLE_REJECTED:
+            _raise_recorded_refusal(events[0])
         return _table_result(events[0], replayed=replayed)
 
 
 OPEN_TABLE = OpenTable()
+
+
+def _jackpot_terms_refusal(place: Venue, at: dt.datetime) -> PokerError | None:
+    """Why a jackpot drop may not be taken at this venue yet, or None.
+
+    The jackpots app answers `signals.jackpot_drop_terms`: a pool whose
+    rulebook leaves the award terms to the venue (the RAY casino, 002:L1792,
+    L1808; Tallinn, 003:L141-142) takes no drop before the terms are posted
+    (decision jackpots.posted_terms.before_drops).
+    """
+    for _, reason in signals.jackpot_drop_terms.send(sender=OpenTable, venue=place.code,
+                                                     at=at):
+        if reason:
+            return PokerError(Code.JACKPOT_TERMS_NOT_POSTED, reason, venue=place.code,
+                              cite="002:L1792, L1808; 003:L141-142")
+    return None
 
 
 def _table_config(*, variant: str, structure: str, small_blind_minor: int,

@@ -58,6 +58,17 @@ class PlayerSerializer(StrictSerializer):
 
 class EntrySerializer(PlayerSerializer):
     kind = serializers.ChoiceField(choices=ENTRY_KINDS, default="entry")
+    payment = serializers.ChoiceField(
+        choices=["account", "ticket"], default="account",
+        help_text="`ticket`: paid from the player's own tournament tickets (seats won and"
+                  " not used; 000:L3344-3345, 001:L312).")
+
+
+class UnregisterSerializer(PlayerSerializer):
+    approved_by = serializers.CharField(
+        max_length=150, required=False,
+        help_text="The poker manager who approved the withdrawal, where the rules ask for"
+                  " it (Tallinn, 003:L174).")
 
 
 class ReasonSerializer(PlayerSerializer):
@@ -97,7 +108,11 @@ class FinishSerializer(StrictSerializer):
 
 
 class DrawSerializer(StrictSerializer):
-    multiplier = serializers.RegexField(r"^x[0-9_]+$", help_text='e.g. "x25", "x1_5".')
+    multiplier = serializers.RegexField(
+        r"^x[0-9_]+$", required=False,
+        help_text='Omitted: the house draws it with the published probabilities'
+                  ' (001:L480-487). Given (e.g. "x25", "x1_5"): a draw the game client'
+                  ' made, recorded as such.')
 
 
 class EmptySerializer(StrictSerializer):

@@ -46,8 +46,15 @@ def house_share(rows: Sequence[PrizeRow], players: int = 3) -> Fraction:
 
 def draw(rows: Sequence[PrizeRow], rng: random.Random) -> PrizeRow:
     """Draw a multiplier with the table's probabilities."""
+    return row_for_ticket(rows, rng.randrange(DRAW_DENOMINATOR))
+
+
+def row_for_ticket(rows: Sequence[PrizeRow], ticket: int) -> PrizeRow:
+    """The prize row a ticket from 0 to 99,999 draws: each row takes as many
+    tickets as its probability per 100,000, smallest multiplier first."""
     expected_multiplier(rows)  # checks the table
-    ticket = rng.randrange(DRAW_DENOMINATOR)
+    if not 0 <= ticket < DRAW_DENOMINATOR:
+        raise EngineError("invalid_ticket", "a ticket is 0 to 99,999", ticket=ticket)
     for row in sorted(rows, key=lambda r: r.multiplier):
         if ticket < row.probability_per_100000:
             return row

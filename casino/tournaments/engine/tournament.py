@@ -76,6 +76,7 @@ class Phase(StrEnum):
 
 
 PLAYING = (Phase.RUNNING, Phase.POOL_FIXED, Phase.IN_THE_MONEY)
+UNREGISTRATION_POLICIES = ("not_offered", "open", "manager_approval")
 FORMATS = ("freezeout", "rebuy", "re_entry", "bounty", "progressive_bounty", "satellite",
            "sit_and_go", "hexapro")
 ENTRY_KINDS = ("entry", "late_entry", "re_entry")
@@ -117,6 +118,9 @@ class Config:
     # How an interruption shares the pool, from the rulebook (None: the
     # online policy, cancellation.ONLINE_POLICY).
     cancellation: CancellationTerms | None = None
+    # Unregistering before the start: "not_offered", "open" (online,
+    # 001:L310-312) or "manager_approval" (Tallinn, 003:L174).
+    unregistration: str = "not_offered"
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -134,6 +138,9 @@ class Config:
         if self.bounty_split not in ("tokens", "cents"):
             raise EngineError("invalid_format", "a bounty is split in tokens or cents",
                               bounty_split=self.bounty_split)
+        if self.unregistration not in UNREGISTRATION_POLICIES:
+            raise EngineError("invalid_format", "unregistration is not_offered, open or"
+                              " manager_approval", unregistration=self.unregistration)
         if self.prizes_paid_at not in ("end", "bust"):
             raise EngineError("invalid_format", "prizes are paid at the end or at the bust",
                               prizes_paid_at=self.prizes_paid_at)
@@ -159,6 +166,7 @@ class Player:
     disqualified: bool = False
     excluded: bool = False
     purchases: list[Price] = field(default_factory=list)
+    paid_by: str | None = None   # who paid the entry, when not the player
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +301,40 @@ class Tournament:
             self.entries += 1
         player.entries += 1
         player.alive = True
+        if kind != "re_entry":
+            player.paid_by = paid_by
         return self._buy(player, self.config.entry, kind, paid_by)
+
+    def unregister(self, player_id: str, approved_by: str | None = None) -> list[Transfer]:
+        """Withdraw an entry before the start, refunded the way it was paid.
+
+        001:L310-312: online, registration may be withdrawn before the
+        start; the buy-in comes back by the means it was paid (the account,
+        or a ticket), and a seat won in a satellite comes back as a ticket.
+        003:L174: in Tallinn only with the poker manager's approval
+        (`approved_by`). Elsewhere the rulebooks offer no withdrawal (decision
+        tournaments.unregistration).
+        """
+        self._require(Phase.REGISTERING)
+        policy = self.config.unregistration
+        if policy == "not_offered":
+            raise EngineError("unregistration_not_offered", "this tournament's rules offer"
+                              " no withdrawal of a registration")
+        if policy == "manager_approval" and not approved_by:
+            raise EngineError("approval_required", "withdrawing a registration needs the"
+                              " poker manager's approval (003:L174)", cite="003:L174")
+        player = self._player(player_id)
+        # A satellite seat or a ticket pays back as the player's ticket (001:L312).
+        target = f"player:{player_id}" if player.paid_by is None else f"ticket:{player_id}"
+        transfers = [Transfer(source, target, amount, "unregistered") for source, amount in (
+            ("pool", player.paid_prize_minor), ("fees", player.paid_fee_minor),
+            ("bounties", player.paid_bounty_minor)) if amount]
+        self.pool_minor -= player.paid_prize_minor
+        self.fees_minor -= player.paid_fee_minor
+        self.bounties_minor -= player.paid_bounty_minor
+        self.entries -= player.entries
+        del self.players[player_id]
+        return transfers
 
     def rebuy(self, player_id: str) -> list[Transfer]:
         """Extra chips during the rebuy period (000:L3313-3320, 002:L3281-3283)."""

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from casino.cage.commands import buy_chips, deposit, redeem_chips
+from casino.cage.commands import buy_chips, deposit, redeem_chips, withdraw
 from casino.compliance.errors import AttemptRejected
 from casino.rules.commands import register_venue
 from ledger.models import Account, Event
@@ -110,24 +110,53 @@ def test_chips_for_cash_at_night_are_sold_at_other_operators_cages(player, ljubl
     assert result.chips_outstanding_minor == 20_000
 
 
+@pytest.mark.parametrize("operation, method_field, method", [
+    pytest.param(deposit, "method", "cash", id="deposit_cash_case"),
+    pytest.param(withdraw, "method", "cash", id="withdraw_cash_case"),
+    pytest.param(buy_chips, "paid_with", "account", id="chips_from_account_case"),
+    pytest.param(redeem_chips, "paid_with", "account", id="chips_into_account_case"),
+])
+@pytest.mark.parametrize("venue", [TALLINN, LJUBLJANA])
+def test_other_operators_cages_do_not_touch_the_gaming_account(player, ljubljana, venue,
+                                                               operation, method_field,
+                                                               method):
+    """002:L3062-3066 (decision cage.gaming_account.offered): the gaming
+    account is the RAY online service's; the Tallinn and Ljubljana cages move
+    none of its money, at any hour. The refusal is recorded and the account
+    is not touched."""
+    deposit(player_id=player.id, venue=CASINO, method="cash", amount_minor=50_000,
+            currency="EUR", actor="cashier", at=NOON)
+    if operation is redeem_chips:
+        buy_chips(player_id=player.id, venue=venue, paid_with="cash", amount_minor=10_000,
+                  currency="EUR", actor="cashier", at=NOON)
+    field = "paid_to" if operation is redeem_chips else method_field
+    before = event_count()
+    with pytest.raises(AttemptRejected) as refused:
+        operation(player_id=player.id, venue=venue, amount_minor=10_000, currency="EUR",
+                  actor="cashier", at=NOON, **{field: method})
+    assert refused.value.failure.code == "compliance.gaming_account_not_offered"
+    assert refused.value.status == 422
+    assert event_count() == before + 1
+    assert _last_rejection()["rule"] == "compliance.gaming_account_not_offered"
+    assert Account.objects.get(code=f"player/{player.id}/account").balance_minor == 50_000
+
+
 @pytest.mark.parametrize("local, allowed", [
     (dt.time(23, 30), False),   # 00:30 in Helsinki: in the ban
     (dt.time(5, 30), True),     # 06:30 in Helsinki: after it
 ], ids=["ljubljana_23_30_case", "ljubljana_05_30_case"])
 def test_the_ban_runs_on_helsinki_time_at_a_ljubljana_cage(player, ljubljana, local, allowed):
     """002:L3072 is read on the ray-online rulebook's clock (Europe/Helsinki),
-    one hour ahead of Ljubljana: venue time would get both cases wrong."""
+    one hour ahead of Ljubljana: venue time would get both cases wrong. (The
+    Ljubljana cage itself moves no account money, decision
+    cage.gaming_account.offered, so the pipeline is asked directly.)"""
+    from casino.compliance.pipeline import Attempt, check
+
     at = dt.datetime.combine(dt.date(2026, 6, 16), local, tzinfo=ZoneInfo("Europe/Ljubljana"))
-    before = event_count()
-    if allowed:
-        result = deposit(player_id=player.id, venue=LJUBLJANA, method="cash",
-                         amount_minor=10_000, currency="EUR", actor="cashier", at=at)
-        assert result.account_balance_minor == 10_000
-        return
-    with pytest.raises(AttemptRejected) as refused:
-        deposit(player_id=player.id, venue=LJUBLJANA, method="cash", amount_minor=10_000,
-                currency="EUR", actor="cashier", at=at)
-    assert (refused.value.failure.code, refused.value.failure.rulebook) == (
-        "compliance.transfer_blackout", "pslive-tournaments@1")
-    assert event_count() == before + 1
-    assert _last_rejection()["rule"] == "compliance.transfer_blackout"
+    verdict = check(Attempt(kind="deposit", venue=LJUBLJANA, amount_minor=10_000,
+                            currency="EUR", player_id=player.id,
+                            account=f"player/{player.id}/account", at=at))
+    assert verdict.allowed is allowed
+    if not allowed:
+        assert (verdict.failure.code, verdict.failure.rulebook) == (
+            "compliance.transfer_blackout", "pslive-tournaments@1")

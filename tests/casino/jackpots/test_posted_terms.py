@@ -35,31 +35,68 @@ POSTED = dict(
 )
 
 
-@pytest.fixture
-def ray_table(venues):
-    """A six-handed RAY casino jackpot table and a pool holding EUR 2,000.00 posted."""
-    pool_at(VENUE, dt.date(2026, 6, 15))
-    contribute(VENUE, dt.date(2026, 6, 15), [100_000, 100_000])
-    commands.rollup_closed_days(venue=VENUE)
-    opened = poker.open_table(
+def _open_ray_table():
+    return poker.open_table(
         venue=VENUE, variant="holdem", structure="no_limit", small_blind_minor=100,
         big_blind_minor=200, seats_max=9, buy_in_minor_min=10_000, buy_in_minor_max=40_000,
         rake="house_fee", rake_percent_basis_points=500, jackpot=True, jackpot_drop_minor=100,
         actor="floor", idempotency_key=key("table"))
-    seat_players(opened.table_id, {seat: 20_000 for seat in range(1, 7)})
-    return opened.table_id
 
 
-def test_without_posted_terms_a_ray_casino_bad_beat_records_no_hit_002_L1792(ray_table):
-    """002:L1792: the criteria are the casino's posting; none is recorded, so
-    aces full losing to four kings is no hit and the pool is not payable."""
-    play_hand(ray_table)
-    assert not JackpotHit.objects.exists()
-    assert not Event.objects.filter(type=HIT_RECORDED).exists()
+@pytest.fixture
+def ray_pool(venues):
+    """The RAY casino's bad-beat pool holding EUR 2,000.00 posted."""
+    pool_at(VENUE, dt.date(2026, 6, 15))
+    contribute(VENUE, dt.date(2026, 6, 15), [100_000, 100_000])
+    commands.rollup_closed_days(venue=VENUE)
+    return VENUE
+
+
+def test_without_posted_terms_a_ray_casino_table_takes_no_drop_002_L1792(ray_pool):
+    """002:L1792, L1808 (decision jackpots.posted_terms.before_drops): the
+    criteria and shares are the casino's posting; before it is recorded no
+    jackpot table opens, so no drop is taken that no rule could pay out. The
+    refusal is recorded on the venue's stream, and the pool pays nothing."""
+    from casino.poker.errors import PokerError
+    from casino.poker.models import Table
+
+    with pytest.raises(PokerError) as refused:
+        _open_ray_table()
+    assert (refused.value.code, refused.value.status) == (
+        "poker.jackpot_terms_not_posted", 409)
+    assert not Table.objects.exists()
+    [recorded] = Event.objects.filter(stream=f"venue/{VENUE}", type="poker.table_rejected")
+    assert recorded.payload["code"] == "poker.jackpot_terms_not_posted"
     assert JackpotPool.objects.get(key=f"{VENUE}/bad_beat").hits_enabled is False
+    # A table without the jackpot opens as before.
+    assert poker.open_table(
+        venue=VENUE, variant="holdem", structure="no_limit", small_blind_minor=100,
+        big_blind_minor=200, seats_max=9, buy_in_minor_min=10_000, buy_in_minor_max=40_000,
+        rake="house_fee", rake_percent_basis_points=500, actor="floor",
+        idempotency_key=key("table")).drop is None
 
 
-def test_posted_terms_make_the_pool_payable_and_say_who_posted_them_002_L1808(ray_table):
+def test_tallinn_takes_no_drop_before_its_award_rules_are_posted_003_L141(venues):
+    """003:L141-142: Tallinn's EUR 1 a pot funds a jackpot whose award rules
+    the casino posts; before they are recorded no jackpot table opens."""
+    from casino.poker.errors import PokerError
+
+    with pytest.raises(PokerError) as refused:
+        poker.open_table(venue="olympic-tallinn", variant="holdem", structure="no_limit",
+                         small_blind_minor=100, big_blind_minor=200, seats_max=9,
+                         buy_in_minor_min=10_000, buy_in_minor_max=40_000, rake="standard",
+                         jackpot=True, actor="floor", idempotency_key=key("table"))
+    assert refused.value.code == "poker.jackpot_terms_not_posted"
+    commands.post_terms(venue="olympic-tallinn", actor="officer-3", **POSTED)
+    opened = poker.open_table(venue="olympic-tallinn", variant="holdem", structure="no_limit",
+                              small_blind_minor=100, big_blind_minor=200, seats_max=9,
+                              buy_in_minor_min=10_000, buy_in_minor_max=40_000,
+                              rake="standard", jackpot=True, actor="floor",
+                              idempotency_key=key("table"))
+    assert opened.drop is not None
+
+
+def test_posted_terms_make_the_pool_payable_and_say_who_posted_them_002_L1808(ray_pool):
     """002:L1792, L1808: the officer records the posted notice; the next
     hand's bad beat is a hit under it, approved with its shares (40 %, 20 %,
     20 % over four others) of the EUR 2,000 posted, and the base topped up to
@@ -73,7 +110,9 @@ def test_posted_terms_make_the_pool_payable_and_say_who_posted_them_002_L1808(ra
     assert event.metadata["actor"] == "officer-7"
     assert JackpotPool.objects.get(key=f"{VENUE}/bad_beat").base_guarantee_minor == 50_000
 
-    hand_id, _ = play_hand(ray_table)
+    table_id = _open_ray_table().table_id
+    seat_players(table_id, {seat: 20_000 for seat in range(1, 7)})
+    hand_id, _ = play_hand(table_id)
     hit = JackpotHit.objects.get(id=hand_id)
     assert (hit.category, hit.threshold) == (1, "full_house:aces_over_kings")
     recorded = Event.objects.get(type=HIT_RECORDED).payload
@@ -130,3 +169,29 @@ def test_invalid_posted_terms_are_refused_and_nothing_written(venues, case, chan
     assert (refused.value.code, refused.value.status) == ("jackpots.invalid_terms", 400)
     assert not Event.objects.filter(type=TERMS_POSTED).exists()
     assert not JackpotTerms.objects.exists()
+
+
+def test_posted_terms_are_posted_and_read_over_the_api(ray_pool):
+    """002:L1792, L1808: an officer POSTs the casino's posted terms to the
+    pool; readers GET them with who posted them and when; others may not
+    post, a replay under the key writes nothing, unknown fields are a 400."""
+    from tests.casino.api.conftest import client_for, post
+    from casino.roles import Role
+
+    url = f"/api/v1/jackpots/pools/{VENUE}/bad_beat/terms"
+    body = {"notice": POSTED["notice"], "criteria": POSTED["criteria"],
+            "shares": POSTED["shares"], "base_guarantee": "500.00"}
+    assert post(client_for(Role.ACCOUNTANT), url, body, key="t0").status_code == 403
+    officer = client_for(Role.COMPLIANCE_OFFICER, "officer-kaisa")
+    assert post(officer, url, {**body, "drop": "1.00"}, key="t1").status_code == 400
+    posted = post(officer, url, body, key="t2")
+    assert posted.status_code == 201
+    assert (posted.json()["posted_by"], posted.json()["base_guarantee_minor"]) == (
+        "officer-kaisa", 50_000)
+    again = post(officer, url, body, key="t2")
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    listed = client_for(Role.AUDITOR).get(url)
+    assert listed.status_code == 200
+    assert [(t["posted_by"], t["criteria"]) for t in listed.json()] == [
+        ("officer-kaisa", POSTED["criteria"])]
+    assert _open_ray_table().drop is not None

@@ -143,3 +143,72 @@ def test_complete_history_over_the_cap_is_not_recorded(venues):
     assert refused.value.failure.code == "compliance.max_stake"
     assert Hand.objects.filter(table_id=table.table_id).count() == 0
     assert [e.payload["attempt"]["amount_minor"] for e in _refusals("hall-helsinki")] == [201]
+
+
+@pytest.mark.parametrize(("venue", "stakes", "limit_minor", "cite"), [
+    pytest.param("hall-helsinki", {"big_blind_minor": 201}, 200, "002:L3381",
+                 id="hall_electronic_case"),
+    pytest.param("partner-kioski", {"ante_minor": 201}, 200, "002:L3381",
+                 id="partner_electronic_case"),
+    pytest.param("casino-helsinki", {"small_blind_minor": 200_000,
+                                     "big_blind_minor": 400_001},
+                 400_000, "002:L3443", id="casino_automatic_poker_case"),
+])
+def test_electronic_table_over_its_own_cap_does_not_open(venues, venue, stakes,
+                                                         limit_minor, cite):
+    """002:L3381, L3443: an electronic poker table is a special machine whose
+    blind or ante has its own cap (EUR 2 at halls and partner premises, EUR
+    4,000 for the casino's automatic poker); over it nothing opens, the
+    refusal names the machine's row."""
+    tables = Table.objects.count()
+    with pytest.raises(AttemptRejected) as refused:
+        _open(venue, electronic=True, **stakes)
+    assert refused.value.failure.code == "compliance.max_stake"
+    assert refused.value.failure.limit_minor == limit_minor
+    assert refused.value.failure.cite == cite
+    assert Table.objects.count() == tables
+    [recorded] = _refusals(venue)
+    assert recorded.payload["attempt"]["game"] in ("electronic_poker_table", "automatic_poker")
+
+
+def test_casino_electronic_table_is_capped_below_a_live_table(venues):
+    """002:L3405 vs L3443: blinds of EUR 2,000/5,000 open a live casino table
+    (cap EUR 20,000) but not an electronic one (EUR 4,000)."""
+    stakes = {"small_blind_minor": 200_000, "big_blind_minor": 500_000}
+    live = _open("casino-helsinki", **stakes)
+    assert live.electronic is False
+    with pytest.raises(AttemptRejected) as refused:
+        _open("casino-helsinki", electronic=True, **stakes)
+    assert refused.value.failure.limit_minor == 400_000
+
+
+def test_hand_at_an_electronic_table_is_checked_against_its_row(venues):
+    """002:L3443: the deal of an electronic casino table reads the automatic
+    poker row, so a straddle over EUR 4,000 is refused though a live table
+    would take it."""
+    table = _open("casino-helsinki", electronic=True, small_blind_minor=110_000,
+                  big_blind_minor=220_000, buy_in_minor_min=300_000,
+                  buy_in_minor_max=500_000)
+    assert table.electronic is True
+    assert Table.objects.get(id=table.table_id).electronic is True
+    seat_players(table.table_id, {1: 500_000, 2: 500_000, 3: 500_000, 4: 500_000})
+    with pytest.raises(AttemptRejected) as refused:
+        commands.start_hand(table_id=table.table_id, button=1, straddles=1,
+                            actor="dealer", idempotency_key=key())
+    assert refused.value.failure.cite == "002:L3443"
+    assert Hand.objects.filter(table_id=table.table_id).count() == 0
+
+
+def test_electronic_table_without_its_own_row_takes_the_poker_cap(venues):
+    """Decision poker_pvp.opening_stake.electronic_tables: online (no machine
+    row) an electronic table is capped as any poker table (002:L3467)."""
+    from casino import clock
+    from casino.poker.commands.base import opening_stake_game
+    from casino.rules import queries as rules
+
+    now = clock.now()
+    assert opening_stake_game(rules.venue("ray-online"), now, electronic=True) == "poker_pvp"
+    assert opening_stake_game(rules.venue("hall-helsinki"), now,
+                              electronic=True) == "electronic_poker_table"
+    assert opening_stake_game(rules.venue("casino-helsinki"), now,
+                              electronic=True) == "automatic_poker"

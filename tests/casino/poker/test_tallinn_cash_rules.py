@@ -45,7 +45,7 @@ def test_cash_buy_in_is_under_one_hundred_euros(venues, amount_minor, code):
     """003:L110: a buy-in in banknotes is under EUR 100; EUR 100 or more is
     refused, recorded, and nothing is bought."""
     table_id = _open()
-    player = funded_player(venue=VENUE)
+    player = funded_player()
     if code is None:
         assert _buy_in(table_id, player.id, amount_minor, "cash").stack_minor == amount_minor
         return
@@ -61,7 +61,7 @@ def test_cash_buy_in_is_under_one_hundred_euros(venues, amount_minor, code):
 def test_account_buy_in_over_one_hundred_euros_is_not_a_cash_buy_in(venues):
     """003:L110 limits banknotes only: EUR 200 from the gaming account is bought."""
     table_id = _open()
-    player = funded_player(venue=VENUE)
+    player = funded_player()
     assert _buy_in(table_id, player.id, 20_000).stack_minor == 20_000
 
 
@@ -77,7 +77,7 @@ def test_player_back_within_the_hour_brings_the_stack_they_left_with(
     less than an hour later buys in for at least EUR 300 (decision
     comeback.last_move); an hour or more later the table's range applies."""
     table_id = _open()
-    player = funded_player(venue=VENUE)
+    player = funded_player()
     left_at = NOON - dt.timedelta(hours=2)
     _buy_in(table_id, player.id, 30_000, at=left_at - dt.timedelta(minutes=30))
     commands.cash_out(table_id=table_id, seat=1, player_id=player.id, actor="floor",
@@ -97,7 +97,7 @@ def test_player_back_within_the_hour_brings_the_stack_they_left_with(
 def test_back_at_another_table_within_the_hour_starts_afresh(venues):
     """003:L129 speaks of the same table: another table's minimum applies."""
     first, second = _open(), _open()
-    player = funded_player(venue=VENUE)
+    player = funded_player()
     left_at = NOON - dt.timedelta(hours=2)
     _buy_in(first, player.id, 30_000, at=left_at - dt.timedelta(minutes=30))
     commands.cash_out(table_id=first, seat=1, player_id=player.id, actor="floor",
@@ -110,8 +110,8 @@ def test_back_within_the_hour_may_bring_more_than_the_table_maximum(venues):
     """003:L129: a player who left with more than the maximum buy-in comes
     back with that stack, which the maximum does not refuse."""
     table_id = _open()
-    player = funded_player(venue=VENUE)
-    opponent = funded_player(venue=VENUE)
+    player = funded_player()
+    opponent = funded_player()
     _buy_in(table_id, player.id, 40_000, at=NOON - dt.timedelta(hours=3))
     _buy_in(table_id, opponent.id, 40_000, seat=2, at=NOON - dt.timedelta(hours=3))
     Seat.objects.filter(table_id=table_id, number=1).update(stack_minor=45_000)

@@ -75,7 +75,7 @@ def test_the_xlsx_has_both_sheets_and_its_digest_in_a_header(seeded_day):
     data = body(response)
     response.close()
     assert hashlib.sha256(data).hexdigest() == response["X-Export-SHA256"]
-    assert list(read_xlsx(data)) == ["journal", "trial_balance"]
+    assert list(read_xlsx(data)) == ["journal", "trial_balance", "summary", "gl_trial_balance"]
 
 
 def test_the_close_preview_then_the_recorded_close(seeded_day, monkeypatch):

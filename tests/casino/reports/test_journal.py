@@ -75,7 +75,7 @@ def test_csv_and_xlsx_hold_the_same_rows_and_the_trial_balance_nets_to_zero(seed
     trial_csv, _, _ = export(format="csv", part="trial_balance")
     workbook, _, _ = export(format="xlsx")
     sheets = read_xlsx(workbook)
-    assert list(sheets) == ["journal", "trial_balance"]
+    assert list(sheets) == ["journal", "trial_balance", "summary", "gl_trial_balance"]
     csv_rows, xlsx_rows = read_csv(journal_csv), sheets["journal"]
     assert csv_rows[0] == xlsx_rows[0] == list(JOURNAL_COLUMNS)
     assert (normalise(csv_rows[1:], JOURNAL_AMOUNTS, (1, 2))

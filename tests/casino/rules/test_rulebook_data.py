@@ -429,6 +429,10 @@ CHOSEN_NOT_IN_SEED = {
     # Issue 14 item 5: the legal minimum age of the host country, from its law.
     ("olympic-tallinn", "age.min", 21, "age.min"),
     ("pslive-tournaments", "age.min", 18, "age.min"),
+    # Issue 14 item 3: another operator's cage moves no gaming-account money.
+    ("olympic-tallinn", "cage.gaming_account.offered", False, "cage.gaming_account.offered"),
+    ("pslive-tournaments", "cage.gaming_account.offered", False,
+     "cage.gaming_account.offered"),
     # Issue 17 item 2: the cashier's short that raises an alert (asked by 002:L1551).
     ("ray-casino", "cashier.short.alert_threshold", 5000, "cashier.short.alert_threshold"),
 }
