@@ -205,6 +205,12 @@ STATUS: dict[str, int] = {
     "rules.unknown_venue": 404,
     "rules.invalid_venue": 400,
     "rules.venue_type_mismatch": 422,
+    # sitngo: casino.sitngo.errors.SitngoErrorCode
+    "sitngo.invalid_request": 400,
+    "sitngo.unknown_series": 404,
+    "sitngo.unknown_tournament": 404,
+    "sitngo.not_eligible": 422,
+    "sitngo.already_recorded": 409,
     # tournaments: casino.tournaments.errors.TournamentErrorCode
     "tournaments.invalid_request": 400,
     "tournaments.unknown_tournament": 404,

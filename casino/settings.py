@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "casino.cashier",
     "casino.tablegames",
     "casino.tournaments",
+    "casino.sitngo",
     "casino.reports",
     "casino.officers",
     "casino.demo",

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("casino.games.api.urls")),
     path("api/v1/", include("casino.machines.api.urls")),
     path("api/v1/", include("casino.tournaments.api.urls")),
+    path("api/v1/", include("casino.sitngo.api.urls")),
     path("api/v1/", include("casino.reports.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
