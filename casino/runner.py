@@ -8,7 +8,11 @@ runner does everything else, once, the same way for every write:
          `<principal>:<key>`); a recorded key with the same request answers
          the recorded result (`replayed`), or re-raises the recorded
          refusal; with another request it is refused with 409
-         `request.idempotency_key_reused`;
+         `request.idempotency_key_reused`. Optimistically: the writer
+         checks the key in its one read under the lock, so a new request
+         pays no statement for it; the runner looks the key up itself only
+         when a request cannot reach the append (an error in 2-5, or
+         nothing to write), so a repeat still answers as it first did;
       2. business time: `Call.at` may not lie more than
          `OCCURRED_AT_SKEW_MAX` in the future (`request.occurred_at_in_future`);
       3. load    -> context        (the app's reads: a snapshot row, cached
@@ -41,7 +45,7 @@ from casino import clock
 from casino.errors import CodedError
 from ledger import InvariantViolation, Metadata, NewEvent, RecordedEvent, append, open_account
 from ledger import request_fingerprint
-from ledger import AccountExists, IdempotencyConflict, LedgerError, StaleVersion
+from ledger import AccountExists, IdempotencyConflict, LedgerError, StaleVersion, UnknownAccount
 from ledger.read import Account
 from ledger.read import recorded_request
 
@@ -137,6 +141,10 @@ class Decision:
     # day another client closed): the recorded events answer, via
     # `Command.answer_existing`, and nothing is appended.
     existing: Sequence[RecordedEvent] = ()
+    # Accounts whose balances the answer reports besides those the events
+    # post to: the writer reads them with its own, so the answer reads
+    # nothing (ledger.read.balances_after).
+    report_balances: Sequence[str] = ()
 
 
 class Command(Protocol[ContextT, ResultT]):
@@ -251,48 +259,86 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
         # The business time a client sent is part of its request: the same
         # key with another occurred_at is another request.
         request["occurred_at"] = call.at.isoformat()
-    if call.key is not None:
-        recorded = recorded_request(call.key)
-        if recorded is not None:
-            return _replay(command, request, call.key, *recorded)
-    _check_business_time(call)
     metadata = Metadata(actor=call.actor, source=command.source or command.name,
                         request_id=call.request_id or None,
                         correlation_id=call.correlation_id or None,
                         causation_id=call.causation_id or None)
+    try:
+        return _attempt(command, arguments, call, request, metadata)
+    except Exception as error:  # an app's own control flow too (nothing to do)
+        if getattr(error, KEY_CHECKED, False):
+            raise
+        # The key is looked up only when the request cannot go through:
+        # a repeat of an accepted request answers as it did even if the
+        # world has changed since (a closed day, a spent balance). A repeat
+        # that reaches the append is answered there, by the writer, which
+        # checks the key before anything else (ledger L7).
+        if call.key is not None and (recorded := recorded_request(call.key)) is not None:
+            return _replay(command, request, call.key, *recorded)
+        raise
+
+
+def _attempt(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call: Call,
+             request: Mapping[str, Any], metadata: Metadata) -> ResultT:
+    """Load, check, decide and append, again with fresh state after a stale read."""
+    _check_business_time(call)
     for _ in range(ATTEMPTS_MAX):
         context = command.load(arguments, call)
         if call.at_from_client:
             _check_open_day(command, context, call)
         rejection = command.check(context)
         if rejection is not None:
-            _record_rejection(command, rejection, request, call, metadata)
+            replayed = _record_rejection(command, rejection, request, call, metadata)
+            return _answered(command, replayed.events, True)
         decision = command.decide(context)
         if not decision.events:
             if not decision.existing:
                 raise InvariantViolation(f"{command.name} decided nothing to write or answer")
+            if call.key is not None and (recorded := recorded_request(call.key)) is not None:
+                return _replay(command, request, call.key, *recorded)
             return command.answer_existing(decision.existing)
         _check_gaming_days(command, decision.events)
         try:
             result = _append(decision, request, call, metadata)
         except (StaleVersion, AccountExists):
             continue
+        except UnknownAccount as error:
+            if error.details.get("account") not in _forget_accounts(decision.accounts):
+                raise
+            continue
         except IdempotencyConflict:
-            raise _key_reused(call.key) from None
+            raise _key_checked(_key_reused(call.key)) from None
         except LedgerError as error:
             if isinstance(error, getattr(command, "retry_on", ())):
                 continue
             translated = command.refusal(context, error)
             if translated is None:
                 raise
-            raise translated from None
-        if not result.replayed:
-            for effect in decision.after_commit:
-                effect()
-        return _answered(command, result.events, result.replayed)
-    raise RunnerError(RunnerErrorCode.CONCURRENT_UPDATE,
-                      "the records this request depends on changed each time it was tried;"
-                      " send it again", attempts=ATTEMPTS_MAX)
+            raise _key_checked(translated) from None
+        if result.replayed:
+            # A repeat that reached the append: the writer answered from the
+            # record, which may be a refusal.
+            for replayer in _refusal_replayers:
+                replayer(result.events)
+            return _answered(command, result.events, True)
+        for effect in decision.after_commit:
+            effect()
+        return _answered(command, result.events, False)
+    raise _key_checked(RunnerError(
+        RunnerErrorCode.CONCURRENT_UPDATE,
+        "the records this request depends on changed each time it was tried; send it again",
+        attempts=ATTEMPTS_MAX))
+
+
+# Set on an error raised after the writer looked at the request's key (a
+# refusal recorded under it, a ledger refusal, a reused key): `run` then does
+# not look the key up again.
+KEY_CHECKED = "_casino_key_checked"
+
+
+def _key_checked(error: Exception) -> Exception:
+    setattr(error, KEY_CHECKED, True)
+    return error
 
 
 def _check_gaming_days(command: Command, events: Sequence[NewEvent]) -> None:
@@ -362,30 +408,76 @@ def _key_reused(key: str | None) -> RunnerError:
 
 def _record_rejection(command: Command, rejection: Rejection, request: Mapping[str, Any],
                       call: Call, metadata: Metadata) -> None:
-    """Append the refusal under the key, then raise its error."""
+    """Append the refusal under the key, then raise its error.
+
+    Returns only when the key already holds this request's acceptance (a
+    repeat of a request that went through before the world changed): the
+    caller answers with it.
+    """
     try:
         result = append([rejection.event], idempotency_key=call.key, request=request,
                          metadata=metadata)
     except IdempotencyConflict:
-        raise _key_reused(call.key) from None
+        raise _key_checked(_key_reused(call.key)) from None
     if result.replayed:
-        # The same request raced this one and its outcome is on the record.
+        # The same request is on the record (a repeat, or a race): a
+        # recorded refusal is raised again, an acceptance answered.
         for replayer in _refusal_replayers:
             replayer(result.events)
-    raise rejection.error(result.first_position)
+        return result
+    raise _key_checked(rejection.error(result.first_position))
 
 
 def _append(decision: Decision, request: Mapping[str, Any], call: Call, metadata: Metadata):
     arguments = dict(expected_versions=decision.expected_versions, idempotency_key=call.key,
-                     request=request, metadata=metadata)
-    if not decision.accounts:
-        return append(decision.events, **arguments)
+                     request=request, metadata=metadata,
+                     report_balances=decision.report_balances)
     codes = [terms["code"] for terms in decision.accounts]
+    # Only an account the events post to may be taken from memory: the
+    # writer refuses a posting to a missing one (UnknownAccount), so a
+    # wrong memory costs a retry, never an account left unopened.
+    posted = {posting.account for event in decision.events for posting in event.postings}
+    if all(code in _open_accounts and code in posted for code in codes):
+        return append(decision.events, **arguments)
     existing = set(Account.objects.filter(code__in=codes).values_list("code", flat=True))
     missing = [terms for terms in decision.accounts if terms["code"] not in existing]
     if not missing:
+        _remember_accounts(codes)
         return append(decision.events, **arguments)
     with transaction.atomic():
         for terms in missing:
             open_account(**terms, metadata=metadata)
-        return append(decision.events, **arguments)
+        result = append(decision.events, **arguments)
+        if result.replayed:
+            # A repeat: the record answers, and the accounts stay unopened.
+            transaction.set_rollback(True)
+            return result
+    _remember_accounts(codes)
+    return result
+
+
+# Accounts this process has seen open. An account is never closed, so a
+# decision whose accounts are all here (and posted to) opens none and reads
+# none; should the database have lost one (a test's flush, a restore), the
+# writer refuses the posting with UnknownAccount and the runner forgets and
+# reads again.
+_open_accounts: set[str] = set()
+OPEN_ACCOUNTS_REMEMBERED_MAX = 200_000
+
+
+def _remember_accounts(codes: Sequence[str]) -> None:
+    if len(_open_accounts) + len(codes) > OPEN_ACCOUNTS_REMEMBERED_MAX:
+        _open_accounts.clear()
+    _open_accounts.update(codes)
+
+
+def forget_open_accounts() -> None:
+    """Forget every account remembered as open (a test's database rolled back)."""
+    _open_accounts.clear()
+
+
+def _forget_accounts(accounts: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Forget the decision's accounts; return their codes."""
+    codes = {terms["code"] for terms in accounts}
+    _open_accounts.difference_update(codes)
+    return codes

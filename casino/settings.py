@@ -209,7 +209,7 @@ WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "casino.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # The role matrix (casino.roles.MATRIX) governs every operation under

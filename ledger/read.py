@@ -18,7 +18,8 @@ from .types import RecordedEvent
 
 __all__ = [
     "Account", "AccountType", "Event", "Stream", "natural_sign", "STREAM_EVENTS_MAX",
-    "stream_version", "stream_events", "events", "balances", "head", "recorded_result",
+    "stream_version", "stream_events", "events", "balances", "balances_after", "head",
+    "recorded_result",
     "recorded_request",
 ]
 
@@ -53,6 +54,20 @@ def balances(codes: Iterable[str], at_position: int | None = None) -> dict[str, 
     if at_position is None:
         return store.balances_now(codes)
     return store.balances_at(codes, at_position)
+
+
+def balances_after(event: RecordedEvent, codes: Iterable[str]) -> dict[str, int]:
+    """Return each account's balance (natural direction) just after `event`.
+
+    Without a statement when the writer has just recorded the event and it
+    posts to every account asked about (`RecordedEvent.balances_after`);
+    otherwise (an event loaded from the log: a replay) one read.
+    """
+    codes = list(codes)
+    known = event.balances_after
+    if known is not None and all(code in known for code in codes):
+        return {code: known[code] for code in codes}
+    return store.balances_at(codes, event.position)
 
 
 def recorded_result(idempotency_key: str | None) -> list[RecordedEvent] | None:

@@ -184,6 +184,11 @@ class RecordedEvent:
     prev_hash: str
     hash: str
     postings: tuple[Posting, ...]
+    # The balances (natural direction) of the accounts this event posts to,
+    # just after it: set by the writer, which computes them under its lock,
+    # so the caller's answer needs no read; None for events loaded from the
+    # log (ledger.read.balances_after reads those). Not stored, not hashed.
+    balances_after: Mapping[str, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,10 @@ class AppendRequest:
     idempotency_key: str | None
     fingerprint: str | None
     metadata: Mapping[str, str]
+    # Accounts whose balances the caller wants after each event besides
+    # those it posts to: read in the writer's one account read, so the
+    # caller's answer needs no statement of its own.
+    report_balances: tuple[str, ...] = ()
 
 
 def append(
@@ -86,6 +90,7 @@ def append(
     idempotency_key: str | None = None,
     metadata: Metadata | None = None,
     request: Any = None,
+    report_balances: Sequence[str] = (),
 ) -> AppendResult:
     """Append events and their postings atomically; return what was written.
 
@@ -95,13 +100,16 @@ def append(
     nothing, and a different request under the same key is refused. The
     request is identified by `request` when given (the caller's own input,
     for commands whose events depend on state) and otherwise by the events'
-    streams, types, payloads and postings.
+    streams, types, payloads and postings. Each recorded event carries the
+    balances just after it of the accounts it posts to and of
+    `report_balances` (`RecordedEvent.balances_after`).
 
     Raises a `LedgerError` (nothing written): InvalidEvent,
     UnbalancedPostings, UnknownAccount, CurrencyMismatch, AccountExists,
     InsufficientFunds, BalanceMaxExceeded, StaleVersion, IdempotencyConflict.
     """
-    append_request = _build_request(events, expected_versions, idempotency_key, metadata, request)
+    append_request = _build_request(events, expected_versions, idempotency_key, metadata, request,
+                                    report_balances)
     if connection.in_atomic_block:
         outcome = write_group([append_request])[0]
     else:
@@ -117,6 +125,7 @@ def _build_request(
     idempotency_key: str | None,
     metadata: Metadata | None,
     request: Any,
+    report_balances: Sequence[str] = (),
 ) -> AppendRequest:
     events = tuple(events)
     if not events:
@@ -153,6 +162,7 @@ def _build_request(
         idempotency_key=idempotency_key,
         fingerprint=fingerprint,
         metadata=(metadata or Metadata()).as_dict(),
+        report_balances=tuple(report_balances),
     )
 
 
@@ -176,7 +186,8 @@ class _GroupState:
                          | {s for r in requests for s in r.expected_versions})
         accounts = sorted({p.account for r in requests for e in r.events for p in e.postings}
                           | {str(e.payload.get("code")) for r in requests for e in r.events
-                             if e.type == ACCOUNT_OPENED})
+                             if e.type == ACCOUNT_OPENED}
+                          | {code for r in requests for code in r.report_balances})
         cursor.execute("SELECT position, hash, now() FROM ledger_head WHERE id = 1 FOR UPDATE")
         self.position, self.hash, self.now = cursor.fetchone()
         # The reads must be a statement of their own, after the lock: under
@@ -235,6 +246,7 @@ class _GroupState:
                 )
 
         balances: dict[str, int] = {}
+        balances_after: list[dict[str, int]] = []
         opened: dict[str, _AccountState] = {}
         for event in request.events:
             if event.type == ACCOUNT_OPENED:
@@ -259,8 +271,15 @@ class _GroupState:
             # In posting order, so that when two accounts break their rules
             # the error reported is the same in every process (a set's order
             # follows the per-process string hash seed).
-            for code in dict.fromkeys(posting.account for posting in event.postings):
+            touched = dict.fromkeys(posting.account for posting in event.postings)
+            for code in touched:
                 _check_balance(opened.get(code) or self.accounts[code], balances[code])
+            after = {code: balances[code] for code in touched}
+            for code in request.report_balances:
+                if code not in after:
+                    known = opened.get(code) or self.accounts.get(code)
+                    after[code] = balances.get(code, known.balance_minor if known else 0)
+            balances_after.append(after)
 
         positions_start = self.position
         versions = dict(self.versions)
@@ -292,7 +311,7 @@ class _GroupState:
                 schema_version=event.schema_version, payload=event.payload, metadata=metadata,
                 idempotency_key=key, occurred_at=occurred_at, recorded_at=self.now,
                 gaming_day=gaming_day, prev_hash=prev_hash, hash=hash_,
-                postings=event.postings,
+                postings=event.postings, balances_after=balances_after[offset - 1],
             ))
             self.payload_json.append(payload_json)
             self.metadata_json.append(metadata_json)

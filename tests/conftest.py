@@ -107,10 +107,14 @@ def _reference_data_cache_per_test():
     """Start every test with an empty reference-data cache (casino/rules/cache.py).
 
     A test's venues and rulebooks roll back with its transaction; a venue
-    cached by one test must not answer in the next.
+    cached by one test must not answer in the next. The same for the
+    accounts the command runner remembers as open (casino/runner.py).
     """
     from casino.rules.cache import invalidate
+    from casino.runner import forget_open_accounts
 
     invalidate()
+    forget_open_accounts()
     yield
     invalidate()
+    forget_open_accounts()

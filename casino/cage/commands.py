@@ -115,10 +115,9 @@ import zoneinfo
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from django.db.models import Sum
-
+from casino.compliance import pipeline as compliance_pipeline
 from casino.compliance.events import ALERT_RAISED
-from casino.compliance.models import Alert, AlertKind, CashActivity
+from casino.compliance.models import AlertKind
 from casino.compliance.checks import AttemptContext, Failure, Verdict, run_checks
 from casino.compliance.pipeline import (
     Attempt,
@@ -136,7 +135,7 @@ from casino.wallet import account_ceiling
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
 from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
 from ledger.read import AccountType
-from ledger.read import balances as balances_at, stream_version
+from ledger.read import balances_after
 
 from .errors import CageError, CageErrorCode
 from .events import (
@@ -159,7 +158,7 @@ ATTEMPTS_MAX = 5
 THRESHOLD_FIGURE = "aml.cdd.transaction_threshold"
 CASH_PAYMENT_FIGURE = "aml.cash_payment.max"
 NEAR_THRESHOLD_PERCENT = 90
-STRUCTURING_WINDOW_DAYS = 7
+STRUCTURING_WINDOW_DAYS = compliance_pipeline.STRUCTURING_WINDOW_DAYS
 REMOTE_VENUE_TYPES = frozenset({VenueType.ONLINE, VenueType.ONLINE_POKER})
 SOURCE = "casino.cage"
 CASH_PAYMENT_CAP = "compliance.cash_payment_cap"
@@ -350,10 +349,6 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
         player_id = arguments["player_id"]
         day = venue_day(venue, at)
         debit, credit = _legs(operation, method, venue.code, player_id)
-        # The version is read first: whatever the checks and the AML totals
-        # read after it is at least as new, and any change after it makes
-        # the append stale instead of deciding on old totals.
-        version = stream_version(player_stream(player_id))
         # Only an operation that moves gaming-account money meets the
         # account's ceiling and transfer ban (decision online.account.scope).
         moves_account = gaming_account(player_id) in (debit, credit)
@@ -362,9 +357,13 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                           currency=arguments["currency"], player_id=player_id,
                           account=gaming_account(player_id) if moves_account else None,
                           at=at)
+        # One statement: the player's stream version with the state, the
+        # limits, the counters and the AML cash totals (one snapshot, so any
+        # change after it makes the append stale, L6).
         compliance = load_context(attempt)
+        version = compliance.player_version
         verdict = run_checks(compliance)
-        cash = (_load_cash_context(player_id, venue.code, rulebook, day, compliance)
+        cash = (_cash_context(rulebook, day, compliance)
                 if method == "cash" and verdict.allowed else None)
         cash_payment_max = (rules.figure(rulebook, CASH_PAYMENT_FIGURE, on=local_day)
                             if method == "cash" else None)
@@ -399,7 +398,8 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                                    on=context.local_day)
                     for code in (context.debit, context.credit)]
         return Decision(events, {player_stream(context.player_id): context.version},
-                        accounts=accounts)
+                        accounts=accounts,
+                        report_balances=_answer_accounts(context.player_id, context.venue.code))
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> CageResult:
         return _result(events, replayed=replayed)
@@ -555,25 +555,18 @@ def _legs(operation: Operation, method: str, venue_code: str, player_id: str
     return codes[operation.debit], codes[operation.credit]
 
 
-def _load_cash_context(player_id: str, venue_code: str, rulebook: RulebookVersion,
-                       day: dt.date, compliance: AttemptContext) -> CashContext:
+def _cash_context(rulebook: RulebookVersion, day: dt.date,
+                  compliance: AttemptContext) -> CashContext:
+    """The AML context of a cash operation: the threshold and the totals compliance read."""
     threshold = rules.figure(rulebook, THRESHOLD_FIGURE, on=day)
-    today = CashActivity.objects.filter(player_id=player_id, venue=venue_code,
-                                        gaming_day=day).first()
-    window = CashActivity.objects.filter(
-        player_id=player_id, gaming_day__lte=day,
-        gaming_day__gt=day - dt.timedelta(days=STRUCTURING_WINDOW_DAYS),
-    ).aggregate(near=Sum("near_threshold"))
+    totals = compliance.cash
     return CashContext(
         threshold_minor=threshold.value if threshold is not None else None,
         cite=threshold.cite if threshold is not None else "",
-        total_before_minor=today.total_minor if today else 0,
-        transactions_before=today.transactions if today else 0,
-        near_in_window_before=window["near"] or 0,
-        structuring_raised=Alert.objects.filter(
-            kind=AlertKind.AML_STRUCTURING, player_id=player_id, venue=venue_code,
-            details__gaming_day=day.isoformat(),
-        ).exists(),
+        total_before_minor=totals.total_before_minor,
+        transactions_before=totals.transactions_before,
+        near_in_window_before=totals.near_in_window_before,
+        structuring_raised=totals.structuring_raised,
         identity_verified=bool(compliance.player_verified),
     )
 
@@ -622,11 +615,16 @@ def _refusal(error: LedgerError, *, amount_minor: int, currency: str,
         account=account, balance_minor=balance, amount_minor=amount_minor, cite="002:L3033")
 
 
+def _answer_accounts(player_id: str, venue_code: str) -> tuple[str, str, str]:
+    """The accounts a cage answer reports: the gaming account, the cage's cash and chips."""
+    return gaming_account(player_id), cage_cash(venue_code), chips_outstanding(venue_code)
+
+
 def _result(events: Sequence[RecordedEvent], *, replayed: bool) -> CageResult:
     event = events[0]
     p = event.payload
-    codes = (p["account"], cage_cash(p["venue"]), chips_outstanding(p["venue"]))
-    balances = balances_at(codes, event.position)
+    codes = _answer_accounts(p["player_id"], p["venue"])
+    balances = balances_after(event, codes)
     return CageResult(
         event_type=event.type,
         position=event.position,

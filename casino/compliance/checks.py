@@ -83,6 +83,21 @@ class AttemptContext:
     loss_today_minor: int = 0           # all categories, venue day
     loss_month_minor: int = 0
     loss_today_by_category: dict[str, int] = field(default_factory=dict)
+    # The player's stream version, read in the same statement as the state
+    # above: a command passes it as the append's expected version.
+    player_version: int | None = None
+    # For an attempt that may be in cash: the AML totals so far (CashTotals).
+    cash: "CashTotals | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class CashTotals:
+    """The player's cash so far, as the AML rules read it (compliance_cashactivity)."""
+
+    total_before_minor: int             # this player, venue and gaming day
+    transactions_before: int
+    near_in_window_before: int          # any venue, this and the previous 6 days
+    structuring_raised: bool            # this player, venue and gaming day
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,14 +20,16 @@ from typing import Any, Mapping, Sequence
 from django.db import connection
 
 from casino import clock
-from casino.players.commands import load_player
+from casino.players.errors import PlayerError, PlayerErrorCode
+from casino.players.events import player_stream
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
-from casino.players.models import PlayerLimit, VerificationStatus
+from casino.players.models import Player, PlayerLimit, VerificationStatus
 from casino.rules import queries as rules
 from casino.rules.queries import venue_day  # noqa: F401 - re-exported for the apps
 from ledger import InvariantViolation, NewEvent, RecordedEvent
 
-from .checks import AttemptContext, AttemptKind, Failure, Figure, Verdict, run_checks
+from .checks import (AttemptContext, AttemptKind, CashTotals, Failure, Figure, Verdict,
+                     run_checks)
 from .errors import AttemptRejected, ComplianceError, ComplianceErrorCode
 from .events import ATTEMPT_REJECTED
 
@@ -107,63 +109,124 @@ def load_context(attempt: Attempt) -> AttemptContext:
         figures=figures, account_local=account_local,
     )
     if attempt.player_id is not None:
-        player = load_player(attempt.player_id)
-        limits = {
-            limit.kind: Figure(limit.value_at(at), limit.cite)
-            for limit in PlayerLimit.objects.filter(player=player)
-        }
-        by_category, loss_month, balance = _counters(player.id, venue.code, day,
-                                                     attempt.account)
+        state = _player_state(attempt.player_id, venue.code, day, attempt.account,
+                              cash=attempt.kind in CASH_KINDS)
+        player = state.player
         context.update(
             player_id=player.id,
+            player_version=state.version,
             player_verified=player.verification_status == VerificationStatus.VERIFIED,
             player_age=player.age_on(local.date()),
             self_excluded_until=(player.self_excluded_until
                                  if player.is_self_excluded_at(at) else None),
-            account_balance_minor=balance,
-            player_limits=limits,
-            loss_today_minor=sum(by_category.values()),
-            loss_month_minor=loss_month,
-            loss_today_by_category=by_category,
+            account_balance_minor=state.balance_minor,
+            player_limits={limit.kind: Figure(limit.value_at(at), limit.cite)
+                           for limit in state.limits},
+            loss_today_minor=sum(state.loss_today_by_category.values()),
+            loss_month_minor=state.loss_month_minor,
+            loss_today_by_category=state.loss_today_by_category,
+            cash=state.cash,
         )
     return AttemptContext(**context)
 
 
-COUNTERS_SQL = """
-SELECT
+# The kinds of attempt that may be paid in cash: their context carries the
+# AML cash totals too (CashTotals), in the same statement.
+CASH_KINDS = frozenset({"deposit", "withdrawal", "chip_purchase", "chip_redemption"})
+# Structuring is looked for over this and the previous six gaming days, at
+# every venue (decision aml.structuring, casino/cage/commands.py).
+STRUCTURING_WINDOW_DAYS = 7
+
+PLAYER_STATE_SQL = """
+SELECT p.*,
+  (SELECT version FROM ledger_stream WHERE name = %(stream)s) AS state_version,
+  (SELECT json_agg(json_build_array(l.kind, l.value, l.pending_value, l.pending_effective_at,
+                                    l.cite))
+   FROM players_playerlimit l WHERE l.player_id = p.id) AS state_limits,
   (SELECT coalesce(json_object_agg(category, net), '{}'::json) FROM (
      SELECT category, sum(staked_minor) - sum(won_minor) AS net
      FROM compliance_playeractivity
-     WHERE player_id = %(player)s AND venue = %(venue)s AND day = %(day)s
-     GROUP BY category) today),
+     WHERE player_id = p.id AND venue = %(venue)s AND day = %(day)s
+     GROUP BY category) today) AS state_today,
   (SELECT coalesce(sum(staked_minor) - sum(won_minor), 0)
    FROM compliance_playeractivity
-   WHERE player_id = %(player)s AND venue = %(venue)s
-     AND day >= %(month_start)s AND day < %(month_end)s),
-  (SELECT balance_minor FROM ledger_account WHERE code = %(account)s)
+   WHERE player_id = p.id AND venue = %(venue)s
+     AND day >= %(month_start)s AND day < %(month_end)s) AS state_month,
+  (SELECT balance_minor FROM ledger_account WHERE code = %(account)s) AS state_balance
+  {cash}
+FROM players_player p WHERE p.id = %(player)s
+"""
+
+CASH_SQL = """,
+  (SELECT json_build_array(total_minor, transactions) FROM compliance_cashactivity
+   WHERE player_id = p.id AND venue = %(venue)s AND gaming_day = %(day)s) AS cash_today,
+  (SELECT coalesce(sum(near_threshold), 0) FROM compliance_cashactivity
+   WHERE player_id = p.id AND gaming_day <= %(day)s AND gaming_day > %(window_start)s)
+   AS cash_near,
+  EXISTS (SELECT 1 FROM compliance_alert
+          WHERE kind = 'aml_structuring' AND player_id = p.id AND venue = %(venue)s
+            AND details -> 'gaming_day' = to_jsonb(%(day_text)s::text)) AS cash_structuring
 """
 
 
-def _counters(player_id: str, venue_code: str, day: dt.date, account: str | None
-              ) -> tuple[dict[str, int], int, int | None]:
-    """Return the day's net loss by category, the month's net loss and the balance.
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player's state for a check, read in one statement (see `_player_state`)."""
 
-    One statement (the compliance context's counters). The balance is None
-    when the attempt moves no gaming-account money; an account not opened
-    yet holds nothing, so its first deposit is checked against the ceiling
-    like any other.
+    player: Player
+    version: int                           # the player's stream version
+    limits: list[PlayerLimit]
+    loss_today_by_category: dict[str, int]
+    loss_month_minor: int
+    balance_minor: int | None              # None: the attempt moves no account money
+    cash: CashTotals | None                # None: not an attempt that may be in cash
+
+
+def _player_state(player_id: str, venue_code: str, day: dt.date, account: str | None, *,
+                  cash: bool) -> PlayerState:
+    """Read everything a check needs about a player in one statement.
+
+    The player row, the player's stream version, the limits, the day's net
+    loss by category, the month's net loss, the gaming account's balance
+    and, for a cash kind, the AML cash totals. One statement is one
+    snapshot, so the version and the state agree: any change after it makes
+    the append stale (L6) instead of deciding on old totals. Raises
+    PlayerError unknown_player.
     """
     month_start = day.replace(day=1)
     month_end = (month_start + dt.timedelta(days=32)).replace(day=1)
-    with connection.cursor() as cursor:
-        cursor.execute(COUNTERS_SQL, {"player": player_id, "venue": venue_code, "day": day,
-                                      "month_start": month_start, "month_end": month_end,
-                                      "account": account})
-        today, month, balance = cursor.fetchone()
-    if isinstance(today, str):
-        today = json.loads(today)
-    by_category = {category: int(net) for category, net in today.items()}
-    return by_category, int(month), ((balance or 0) if account else None)
+    params = {"player": player_id, "stream": player_stream(player_id), "venue": venue_code,
+              "day": day, "month_start": month_start, "month_end": month_end,
+              "account": account, "day_text": day.isoformat(),
+              "window_start": day - dt.timedelta(days=STRUCTURING_WINDOW_DAYS)}
+    rows = list(Player.objects.raw(PLAYER_STATE_SQL.replace("{cash}", CASH_SQL if cash else ""),
+                                   params))
+    if not rows:
+        raise PlayerError(PlayerErrorCode.UNKNOWN_PLAYER, f"no player {player_id!r}",
+                          player=player_id)
+    player = rows[0]
+    version, limit_rows, today, month, balance = (
+        player.state_version, player.state_limits, player.state_today, player.state_month,
+        player.state_balance)
+    limits = [PlayerLimit(player_id=player.id, kind=kind, value=value, pending_value=pending,
+                          pending_effective_at=(dt.datetime.fromisoformat(effective)
+                                                if effective else None), cite=cite)
+              for kind, value, pending, effective, cite in _json(limit_rows) or []]
+    totals = None
+    if cash:
+        today_cash, near, structuring = player.cash_today, player.cash_near, player.cash_structuring
+        total, transactions = _json(today_cash) or (0, 0)
+        totals = CashTotals(total_before_minor=int(total), transactions_before=int(transactions),
+                            near_in_window_before=int(near), structuring_raised=bool(structuring))
+    return PlayerState(
+        player=player, version=version or 0, limits=limits,
+        loss_today_by_category={category: int(net) for category, net in _json(today).items()},
+        loss_month_minor=int(month), balance_minor=(balance or 0) if account else None,
+        cash=totals)
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
 
 
 GAMING_ACCOUNT_RULES = (

@@ -145,7 +145,11 @@ def is_money_name(name: str) -> bool:
 def money_display(field: models.Field) -> Callable:
     def show(self, obj):
         return money(getattr(obj, field.attname), currency_of(obj))
-    return admin.display(description=label_of(field), ordering=field.name)(show)
+    label = label_of(field)
+    names = {other.name for other in field.model._meta.concrete_fields}
+    if label.replace(" ", "_") in names:
+        label = f"{label} total"       # `bank_minor` beside the count `bank`
+    return admin.display(description=label, ordering=field.name)(show)
 
 
 def money_attribute_display(name: str) -> Callable:
@@ -201,8 +205,10 @@ def denominations(value: Any, currency: str) -> list[tuple[str, str]]:
     """A count by denomination: `EUR 50.00` -> `20 pieces, EUR 1,000.00`."""
     if not isinstance(value, dict):
         return lines_of(value, currency)
-    pairs = [(money(int(d), currency), f"{n} pieces, {money(int(d) * n, currency)}")
-             for d, n in value.items() if str(d).isdigit() and isinstance(n, int)]
+    counted = sorted(((int(d), n) for d, n in value.items()
+                      if str(d).isdigit() and isinstance(n, int)), reverse=True)
+    pairs = [(money(d, currency), f"{n} pieces, {money(d * n, currency)}")
+             for d, n in counted]
     total = sum(int(d) * n for d, n in value.items() if str(d).isdigit() and isinstance(n, int))
     return pairs + [("total", money(total, currency))]
 

@@ -53,7 +53,7 @@ def close_sections(figures: Mapping[str, Mapping[str, Any]],
                       for source, amount in sorted(by_source.items())]
         cage.rows += [row("Cash paid out", f.get("cash_paid_out_minor", 0)),
                       row("Cashier over/short (short negative)",
-                          -f.get("cashier_over_short_minor", 0)),
+                          f.get("cashier_over_short_minor", 0)),
                       row("Chip float outstanding (closing)", f.get("chip_float_minor", 0))]
         for line in _lines(lines, "cage_cash", currency):
             cage.rows += [row("Cage cash, opening", line.get("opening_minor")),

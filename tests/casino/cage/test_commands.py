@@ -2,6 +2,8 @@
 
 import datetime as dt
 
+from dataclasses import replace
+
 import pytest
 from django.db import connection
 
@@ -402,23 +404,26 @@ def test_bad_input_is_refused_and_writes_nothing(player, arguments, code, status
 
 def test_a_concurrent_change_to_the_player_is_retried(player, monkeypatch):
     """A stale stream version is read again and the request goes through once."""
-    real, reads = commands.stream_version, []
+    real, reads = commands.load_context, []
 
-    def stale_once(stream: str) -> int:
-        reads.append(stream)
-        return 0 if len(reads) == 1 else real(stream)
+    def stale_once(attempt):
+        context = real(attempt)
+        reads.append(context.player_version)
+        return replace(context, player_version=0) if len(reads) == 1 else context
 
-    monkeypatch.setattr(commands, "stream_version", stale_once)
+    monkeypatch.setattr(commands, "load_context", stale_once)
     result = deposit(player_id=player.id, venue=CASINO, amount_minor=1_000, currency="EUR",
                      actor="cashier", at=NOON)
-    assert reads == [f"player/{player.id}"] * 2
+    assert len(reads) == 2 and reads[0] == reads[1] > 0
     assert result.account_balance_minor == 1_000
     assert Event.objects.filter(type="cage.cash_deposited").count() == 1
 
 
 def test_a_player_changing_on_every_attempt_gives_a_conflict(player, monkeypatch):
     """After ATTEMPTS_MAX stale reads the request is refused with 409, nothing written."""
-    monkeypatch.setattr(commands, "stream_version", lambda stream: 0)
+    real = commands.load_context
+    monkeypatch.setattr(commands, "load_context",
+                        lambda attempt: replace(real(attempt), player_version=0))
     before = event_count()
     with pytest.raises(RunnerError) as refused:
         deposit(player_id=player.id, venue=CASINO, amount_minor=1_000, currency="EUR",
