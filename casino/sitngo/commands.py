@@ -129,8 +129,8 @@ class PostSeries(BaseCommand[SeriesContext, SeriesResult]):
                                   "cite": "002:L3299", "decision": "sitngo.posted"},
                          schema_version=SCHEMA_VERSION, occurred_at=context.at,
                          gaming_day=venue_day(place, context.at))
-        pool = dict(code=pool_account(context.series_id), type=AccountType.LIABILITY,
-                    currency=place.currency, must_not_go_negative=True,
+        pool = dict(code=pool_account(place.code, context.series_id),
+                    type=AccountType.LIABILITY, currency=place.currency, must_not_go_negative=True,
                     name=f"Sit'n'go jackpot pool {context.series_id} at {place.code}")
         return Decision([event], {event.stream: 0}, accounts=[pool])
 
@@ -252,7 +252,7 @@ class RecordTournament(BaseCommand[RecordContext, RecordResult]):
 
     def decide(self, context: RecordContext) -> Decision:
         series, currency = context.series, context.series.currency
-        pool = pool_account(series.id)
+        pool = pool_account(series.venue, series.id)
         postings = [Posting(gaming_account(p), series.fee_minor, currency)
                     for p in context.entrants]
         postings.append(Posting(pool, -context.fees_minor, currency))

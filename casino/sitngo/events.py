@@ -3,7 +3,9 @@
 A series is one posted sit'n'go jackpot: its venue, the consecutive wins that
 trigger it and the jackpot fee each entrant pays (both posted in the game
 instructions). Its stream `sitngo/<series>` holds the posting and every
-recorded tournament; the pool is the liability account `sitngo/<series>/pool`.
+recorded tournament; the pool is the liability account
+`jackpot/<venue>/sitngo-<series>/pool`, which the reports' chart already
+classes as a jackpot pool (casino/reports/chart.py, GL 2410).
 """
 
 from __future__ import annotations
@@ -19,5 +21,5 @@ def series_stream(series_id: str) -> str:
     return f"sitngo/{series_id}"
 
 
-def pool_account(series_id: str) -> str:
-    return f"sitngo/{series_id}/pool"
+def pool_account(venue: str, series_id: str) -> str:
+    return f"jackpot/{venue}/sitngo-{series_id}/pool"

@@ -81,14 +81,14 @@ def test_three_wins_in_a_row_take_the_pool(controller):
     assert (first.json()["winner_streak"], first.json()["jackpot_minor"]) == (1, 0)
     second = _record(controller, series_id, heads_up(anna, cid)).json()
     assert second["winner_streak"] == 2
-    assert balance(pool_account(series_id)) == 4_00
+    assert balance(pool_account(VENUE, series_id)) == 4_00
     third_tournament = heads_up(anna, ben)
     before = balance(gaming_account(anna.id))
     third = _record(controller, series_id, third_tournament).json()
     assert (third["winner_streak"], third["jackpot_minor"]) == (3, 6_00)
     # Anna paid her third fee and got the pool of six fees back.
     assert balance(gaming_account(anna.id)) == before - 1_00 + 6_00
-    assert balance(pool_account(series_id)) == 0
+    assert balance(pool_account(VENUE, series_id)) == 0
     details = controller.get(f"{API}/{series_id}").json()
     assert (details["pool_minor"], details["paid_minor"], details["tournaments"]) == (
         0, 6_00, 3)
@@ -113,7 +113,7 @@ def test_a_lost_tournament_ends_the_streak(controller):
     streaks = dict(SitngoStreak.objects.filter(series_id=series_id)
                    .values_list("player_id", "wins"))
     assert streaks == {anna.id: 0, ben.id: 1}
-    assert balance(pool_account(series_id)) == 4_00
+    assert balance(pool_account(VENUE, series_id)) == 4_00
 
 
 def test_a_tournament_counts_once_and_only_a_finished_sit_n_go(controller):
@@ -144,3 +144,11 @@ def test_rebuild_reproduces_the_series(controller):
     assert SitngoSeries.objects.values().get(id=series_id) == live
     assert sorted(SitngoStreak.objects.values_list("key", "wins")) == streaks
     assert Event.objects.filter(type=SERIES_POSTED).count() == 1
+
+
+def test_the_pool_is_a_jackpot_pool_in_the_daily_close_and_the_journal():
+    """The close and the journal class the series' pool as a jackpot pool (GL 2410),
+    not as an unclassified account."""
+    from casino.reports.chart import gl_account
+
+    assert gl_account(pool_account(VENUE, "sng-1")) == ("2410", "Jackpot pools")
