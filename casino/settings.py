@@ -224,6 +224,15 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
 }
 
+# Seals the database cannot forge (ledger.seals): signed Merkle tree heads
+# appended to a file outside the database, one file per database name; the
+# Ed25519 key is a file the database never holds. In production point both at
+# storage the database host cannot write (a WORM volume, a bucket mount).
+LEDGER_SEAL_FILE = os.environ.get("LEDGER_SEAL_FILE",
+                                  str(DATA_DIR / "seals" / "{database}.jsonl"))
+LEDGER_SEAL_KEY_FILE = os.environ.get("LEDGER_SEAL_KEY_FILE",
+                                      str(DATA_DIR / "seals" / "ed25519.key"))
+
 # The catch-up feed shows each client only what its roles may read elsewhere,
 # personal data hidden from all but officers and auditors (issue 16).
 LEDGER_FEED_FILTER = "casino.roles.feed_filter"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from django.db import connection, transaction
@@ -50,10 +50,18 @@ class VerifyResult:
     # table that differs from its rebuild.
     account: str | None = None
     table: str | None = None
+    # With external seals (ledger.seals): the size of the last seal the log
+    # still matches, when a sealed position differs.
+    last_good_seal: int | None = None
+    sealed: int = 0
 
     def __str__(self) -> str:
         if self.ok:
-            return f"verify_ledger: OK ({self.events} events)"
+            sealed = f", {self.sealed} sealed" if self.sealed else ""
+            return f"verify_ledger: OK ({self.events} events{sealed})"
+        if self.last_good_seal is not None or (self.sealed and self.bad_position):
+            return (f"verify_ledger: FAILED at position {self.bad_position}: {self.problem}"
+                    f" (last good seal: {self.last_good_seal or 'none'})")
         if self.account is not None:
             return f"verify_ledger: FAILED at account {self.account}: {self.problem}"
         if self.table is not None:
@@ -128,11 +136,28 @@ def verify_ledger(progress: Callable[[int], None] | None = None) -> VerifyResult
         if outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        result = verify_chain(progress)
-        if result.ok:
-            result = _verify_balances(result) or _verify_projections(result) or result
+        # The external seals first (ledger.seals): they name the first sealed
+        # position that differs even where the chain was recomputed or its
+        # tail cut and the head moved back, which the chain alone cannot see.
+        sealed = _verify_seals()
+        if sealed is not None and not sealed.ok:
+            result = VerifyResult(False, 0, head()[0], sealed.bad_position, sealed.problem,
+                                  last_good_seal=sealed.last_good_seal,
+                                  sealed=sealed.sealed_size)
+        else:
+            result = verify_chain(progress)
+            if result.ok:
+                result = _verify_balances(result) or _verify_projections(result) or result
+            if sealed is not None:
+                result = replace(result, sealed=sealed.sealed_size)
         transaction.set_rollback(True)
     return result
+
+
+def _verify_seals():
+    from .seals import verify_seals
+
+    return verify_seals()
 
 
 def _verify_balances(chain: VerifyResult) -> VerifyResult | None:

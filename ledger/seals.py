@@ -1,0 +1,452 @@
+"""Seals the database cannot forge: signed Merkle tree heads kept outside it.
+
+A seal covers the log from position 1 to `tree_size`. Its tree head is the
+RFC 6962 Merkle tree hash over the events' chain hashes in position order
+(leaf = SHA-256(0x00 || hash), node = SHA-256(0x01 || left || right), the
+left subtree the largest power of two below n). The seal records the tree
+size, the root, the chain hash at `tree_size`, when it was made and the
+chain hashes of the events since the previous seal (so a verifier can name
+the exact position that differs), and it is signed with an Ed25519 key the
+database never holds (`cryptography`).
+
+Seals are appended, one JSON line each, to an append-only file outside the
+database (settings.LEDGER_SEAL_FILE; a bucket or WORM volume in
+production). The private key is read from settings.LEDGER_SEAL_KEY_FILE
+(created, mode 0600, when missing); a verifier needs only the public key.
+
+`verify_seals()` checks the seal file (every signature, every root against
+the leaves recorded so far) and then the live log against it, and names the
+last good seal and the first position that differs, whatever was done to
+the database: an edited event, a deleted one, a tail cut with the head moved
+back, a chain recomputed after an edit. An auditor does the same from an
+export with no database (`python -m ledger.seals`): signatures, an
+event's inclusion proof and the consistency proof between two seals.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+SEAL_VERSION = 1
+
+
+# --- RFC 6962 Merkle tree ------------------------------------------------------
+
+def leaf_hash(chain_hash: str) -> bytes:
+    return hashlib.sha256(b"\x00" + bytes.fromhex(chain_hash)).digest()
+
+
+def _node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def _split(n: int) -> int:
+    """The largest power of two smaller than n (n > 1)."""
+    k = 1
+    while k * 2 < n:
+        k *= 2
+    return k
+
+
+def merkle_root(leaves: Sequence[bytes]) -> bytes:
+    """MTH(D[n]) of RFC 6962 s.2.1 over already-hashed leaves."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    level = list(leaves)
+    # Bottom-up over complete subtrees gives the same tree as the recursive
+    # split: pair neighbours, carry an odd last node up unchanged.
+    while len(level) > 1:
+        paired = [_node(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            paired.append(level[-1])
+        level = paired
+    return level[0]
+
+
+def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:
+    """PATH(m, D[n]) of RFC 6962 s.2.1.1: the audit path of leaf `index` (0-based)."""
+    n = len(leaves)
+    if n <= 1:
+        return []
+    k = _split(n)
+    if index < k:
+        return inclusion_proof(index, leaves[:k]) + [merkle_root(leaves[k:])]
+    return inclusion_proof(index - k, leaves[k:]) + [merkle_root(leaves[:k])]
+
+
+def verify_inclusion(index: int, size: int, leaf: bytes, proof: Sequence[bytes],
+                     root: bytes) -> bool:
+    """Check an audit path (RFC 9162 s.2.1.3.2's algorithm)."""
+    if index >= size:
+        return False
+    fn, sn, r = index, size - 1, leaf
+    for p in proof:
+        if sn == 0:
+            return False
+        if fn % 2 == 1 or fn == sn:
+            r = _node(p, r)
+            if fn % 2 == 0:
+                while fn % 2 == 0 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            r = _node(r, p)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and r == root
+
+
+def consistency_proof(m: int, leaves: Sequence[bytes]) -> list[bytes]:
+    """PROOF(m, D[n]) of RFC 6962 s.2.1.2."""
+    def subproof(m: int, d: Sequence[bytes], complete: bool) -> list[bytes]:
+        n = len(d)
+        if m == n:
+            return [] if complete else [merkle_root(d)]
+        k = _split(n)
+        if m <= k:
+            return subproof(m, d[:k], complete) + [merkle_root(d[k:])]
+        return subproof(m - k, d[k:], False) + [merkle_root(d[:k])]
+    if m == 0 or m == len(leaves):
+        return []
+    return subproof(m, leaves, True)
+
+
+def verify_consistency(m: int, n: int, proof: Sequence[bytes], old_root: bytes,
+                       new_root: bytes) -> bool:
+    """Check a consistency proof (RFC 9162 s.2.1.4.2's algorithm)."""
+    if m == n:
+        return not proof and old_root == new_root
+    if m == 0 or m > n or not proof:
+        return False
+    path = list(proof)
+    if m & (m - 1) == 0:        # m a power of two: the old root starts the path
+        path.insert(0, old_root)
+    fn, sn = m - 1, n - 1
+    while fn % 2 == 1:
+        fn >>= 1
+        sn >>= 1
+    fr = sr = path[0]
+    for c in path[1:]:
+        if sn == 0:
+            return False
+        if fn % 2 == 1 or fn == sn:
+            fr, sr = _node(c, fr), _node(c, sr)
+            while fn % 2 == 0 and fn != 0:
+                fn >>= 1
+                sn >>= 1
+        else:
+            sr = _node(sr, c)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and fr == old_root and sr == new_root
+
+
+# --- signing ---------------------------------------------------------------------
+
+def _signed_part(seal: dict) -> bytes:
+    """What the signature covers: the tree head, canonical JSON."""
+    head = {name: seal[name] for name in ("version", "tree_size", "root", "head_hash",
+                                          "sealed_at", "first_position", "leaves_digest")}
+    return json.dumps(head, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _leaves_digest(chain_hashes: Sequence[str]) -> str:
+    return hashlib.sha256("".join(chain_hashes).encode()).hexdigest()
+
+
+def load_private_key(path: Path):
+    """The Ed25519 signing key at `path`, created (mode 0600) when missing."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    path = Path(path)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = Ed25519PrivateKey.generate()
+        raw = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(raw)
+        except FileExistsError:
+            pass
+    return serialization.load_pem_private_key(path.read_bytes(), password=None)
+
+
+def public_key_pem(private_key) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return private_key.public_key().public_bytes(serialization.Encoding.PEM,
+                                                 serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def load_public_key(pem: bytes):
+    from cryptography.hazmat.primitives import serialization
+
+    return serialization.load_pem_public_key(pem)
+
+
+def sign_seal(seal: dict, private_key) -> dict:
+    signature = private_key.sign(_signed_part(seal))
+    return {**seal, "signature": base64.b64encode(signature).decode()}
+
+
+def signature_ok(seal: dict, public_key) -> bool:
+    from cryptography.exceptions import InvalidSignature
+
+    try:
+        public_key.verify(base64.b64decode(seal["signature"]), _signed_part(seal))
+    except (InvalidSignature, KeyError, ValueError):
+        return False
+    return True
+
+
+# --- the seal file -----------------------------------------------------------------
+
+def read_seals(path: Path) -> list[dict]:
+    path = Path(path)
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def append_seal(path: Path, seal: dict) -> None:
+    """Append one seal line and fsync it (the file is only ever appended to)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(seal, sort_keys=True, separators=(",", ":")) + "\n"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.write(descriptor, line.encode())
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def make_seal(*, previous: Sequence[dict], chain_hashes: Sequence[str], sealed_at: str,
+              private_key) -> dict:
+    """The next seal over the log whose chain hashes (positions 1..n) are given.
+
+    `previous` are the seals already in the file: the new one records the
+    chain hashes of the positions after the last of them.
+    """
+    first = (previous[-1]["tree_size"] + 1) if previous else 1
+    new = list(chain_hashes[first - 1:])
+    root = merkle_root([leaf_hash(h) for h in chain_hashes])
+    seal = {"version": SEAL_VERSION, "tree_size": len(chain_hashes), "root": root.hex(),
+            "head_hash": chain_hashes[-1] if chain_hashes else "0" * 64,
+            "sealed_at": sealed_at, "first_position": first,
+            "leaves_digest": _leaves_digest(new), "leaves": new}
+    return sign_seal(seal, private_key)
+
+
+@dataclass(frozen=True, slots=True)
+class SealCheck:
+    ok: bool
+    seals: int
+    sealed_size: int = 0
+    last_good_seal: int | None = None       # tree_size of the last seal the log still matches
+    bad_position: int | None = None
+    problem: str = ""
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"seals: OK ({self.seals} seals, {self.sealed_size} events sealed)"
+        return (f"seals: FAILED at position {self.bad_position}: {self.problem}"
+                f" (last good seal: {self.last_good_seal or 'none'})")
+
+
+def check_seal_file(seals: Sequence[dict], public_key) -> tuple[list[str], SealCheck | None]:
+    """Check every seal's signature and root; return the recorded chain hashes.
+
+    No database: this is what an auditor's verifier runs on an export.
+    """
+    recorded: list[str] = []
+    last_good = None
+    for seal in seals:
+        if not signature_ok(seal, public_key):
+            return recorded, SealCheck(False, len(seals), len(recorded), last_good,
+                                       seal.get("first_position"),
+                                       f"the seal of size {seal.get('tree_size')} is not"
+                                       " signed by the seal key (the seal file was altered)")
+        leaves = seal.get("leaves", [])
+        if (seal["first_position"] != len(recorded) + 1
+                or _leaves_digest(leaves) != seal["leaves_digest"]
+                or len(recorded) + len(leaves) != seal["tree_size"]):
+            return recorded, SealCheck(False, len(seals), len(recorded), last_good,
+                                       len(recorded) + 1,
+                                       f"the seal of size {seal['tree_size']} does not follow"
+                                       " the previous one")
+        recorded += leaves
+        if merkle_root([leaf_hash(h) for h in recorded]).hex() != seal["root"]:
+            return recorded, SealCheck(False, len(seals), len(recorded), last_good,
+                                       seal["first_position"],
+                                       "the recorded hashes do not give the signed root")
+        last_good = seal["tree_size"]
+    return recorded, None
+
+
+def compare_log(recorded: Sequence[str], seals: Sequence[dict],
+                log: Iterable[tuple[int, str]]) -> SealCheck:
+    """Compare the live log's (position, chain hash) with what the seals recorded."""
+    sizes = [seal["tree_size"] for seal in seals]
+
+    def last_good_before(position: int) -> int | None:
+        good = [size for size in sizes if size < position]
+        return good[-1] if good else None
+
+    expected = 1
+    for position, chain_hash in log:
+        if expected > len(recorded):
+            break
+        if position != expected:
+            return SealCheck(False, len(seals), len(recorded), last_good_before(expected),
+                             expected, f"sealed position {expected} is missing from the log")
+        if chain_hash != recorded[expected - 1]:
+            return SealCheck(False, len(seals), len(recorded), last_good_before(expected),
+                             expected, f"position {expected} differs from its seal"
+                                       " (edited, or the chain was recomputed)")
+        expected += 1
+    if expected <= len(recorded):
+        return SealCheck(False, len(seals), len(recorded), last_good_before(expected),
+                         expected, f"the log ends at {expected - 1} but {len(recorded)}"
+                                   " positions were sealed (the tail was cut)")
+    return SealCheck(True, len(seals), len(recorded), sizes[-1] if sizes else None)
+
+
+# --- against the live database -----------------------------------------------------------
+
+def _settings_paths() -> tuple[Path | None, Path | None]:
+    from django.conf import settings
+
+    from django.db import connection
+
+    seal_file = getattr(settings, "LEDGER_SEAL_FILE", None)
+    key_file = getattr(settings, "LEDGER_SEAL_KEY_FILE", None)
+    if seal_file:
+        # One seal file per database ("{database}" in the setting): a test
+        # database or a benchmark's never meets another database's seals.
+        seal_file = str(seal_file).replace("{database}", connection.settings_dict["NAME"])
+    return (Path(seal_file) if seal_file else None, Path(key_file) if key_file else None)
+
+
+def content_hash(event) -> str:
+    """An event's chain hash recomputed from its content and its stored prev_hash."""
+    from .canonical import dumps, event_hash, timestamp_text
+
+    return event_hash(
+        prev_hash=event.prev_hash, position=event.position, stream=event.stream,
+        version=event.version, type=event.type, schema_version=event.schema_version,
+        payload_json=dumps(event.payload), metadata_json=dumps(event.metadata),
+        idempotency_key=event.idempotency_key,
+        occurred_at_text=timestamp_text(event.occurred_at),
+        recorded_at_text=timestamp_text(event.recorded_at), gaming_day=event.gaming_day,
+        postings=[(p.account, p.amount_minor, p.currency) for p in event.postings])
+
+
+def _live_chain() -> Iterable[tuple[int, str]]:
+    """(position, chain hash) of the live log, the hash recomputed from the content:
+    an event edited without rehashing gives a hash no seal recorded."""
+    from .store import iter_event_chunks
+
+    for chunk in iter_event_chunks():
+        for event in chunk:
+            yield event.position, content_hash(event)
+
+
+def anchor(*, sealed_at: str | None = None) -> dict | None:
+    """Seal the log up to its head into the seal file (None: nothing new to seal).
+
+    The chain is verified first: a broken log is never sealed.
+    """
+    import datetime as dt
+
+    from .verify import verify_chain
+
+    seal_file, key_file = _settings_paths()
+    if seal_file is None or key_file is None:
+        return None
+    chain = verify_chain()
+    if not chain.ok:
+        raise ValueError(f"the chain is broken, not sealing: {chain}")
+    seals = read_seals(seal_file)
+    hashes = [chain_hash for _, chain_hash in _live_chain()]
+    if seals and seals[-1]["tree_size"] >= len(hashes):
+        return None
+    key = load_private_key(key_file)
+    seal = make_seal(previous=seals, chain_hashes=hashes, private_key=key,
+                     sealed_at=sealed_at or dt.datetime.now(dt.timezone.utc).isoformat())
+    append_seal(seal_file, seal)
+    return seal
+
+
+def verify_seals() -> SealCheck | None:
+    """Check the seal file and the live log against it (None: no seal file configured)."""
+    seal_file, key_file = _settings_paths()
+    if seal_file is None or key_file is None or not seal_file.exists():
+        return None
+    public_key = load_private_key(key_file).public_key()
+    seals = read_seals(seal_file)
+    recorded, broken = check_seal_file(seals, public_key)
+    if broken is not None:
+        return broken
+    return compare_log(recorded, seals, _live_chain())
+
+
+# --- the auditor's verifier (no database) -------------------------------------------------
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Verify a seal file offline: signatures and roots; optionally an inclusion or
+    consistency proof.
+
+        python -m ledger.seals SEALS.jsonl --public-key seal.pub
+            [--include POSITION] [--consistency OLD_SIZE NEW_SIZE]
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m ledger.seals", description=main.__doc__)
+    parser.add_argument("seal_file")
+    parser.add_argument("--public-key", required=True)
+    parser.add_argument("--include", type=int, metavar="POSITION")
+    parser.add_argument("--consistency", type=int, nargs=2, metavar=("OLD_SIZE", "NEW_SIZE"))
+    arguments = parser.parse_args(argv)
+    public_key = load_public_key(Path(arguments.public_key).read_bytes())
+    seals = read_seals(Path(arguments.seal_file))
+    recorded, broken = check_seal_file(seals, public_key)
+    if broken is not None:
+        print(broken)
+        return 1
+    leaves = [leaf_hash(h) for h in recorded]
+    roots = {seal["tree_size"]: bytes.fromhex(seal["root"]) for seal in seals}
+    print(f"seals: {len(seals)} signed seals, {len(recorded)} events, signatures and roots OK")
+    if arguments.include is not None:
+        position, size = arguments.include, max(roots)
+        proof = inclusion_proof(position - 1, leaves[:size])
+        ok = verify_inclusion(position - 1, size, leaves[position - 1], proof, roots[size])
+        print(f"inclusion of position {position} in the seal of size {size}:"
+              f" {'OK' if ok else 'FAILED'} ({len(proof)} hashes)")
+        if not ok:
+            return 1
+    if arguments.consistency is not None:
+        old, new = arguments.consistency
+        if old not in roots or new not in roots:
+            print(f"no seal of size {old} or {new}")
+            return 1
+        proof = consistency_proof(old, leaves[:new])
+        ok = verify_consistency(old, new, proof, roots[old], roots[new])
+        print(f"consistency of seal {old} with seal {new}: {'OK' if ok else 'FAILED'}"
+              f" ({len(proof)} hashes)")
+        if not ok:
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
