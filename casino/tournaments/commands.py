@@ -128,9 +128,15 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
              min_entrants: int | None = None, seats_per_table: int = 9,
              satellite_seat_minor: int | None = None,
              target_tournament_id: str | None = None, tournament_id: str | None = None,
-             actor: str, idempotency_key: str | None = None,
+             guaranteed_pool_minor: int = 0, actor: str,
+             idempotency_key: str | None = None,
              at: dt.datetime | None = None) -> TournamentResult:
     """Announce a tournament with its format, prices, windows and payout table.
+
+    `guaranteed_pool_minor`: the pool the house guarantees, topped up from
+    house/<venue>/tournament_prizes when the pool is fixed (001:L580; 002:L323
+    "a fixed amount"); with an entry that costs nothing it is a freeroll
+    (001:L330-332, L602).
 
     Missing values come from the venue's rulebook in force (see the module
     docstring) and are frozen into the event. A satellite may name its
@@ -154,6 +160,8 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
                  "satellite_seat_minor": satellite_seat_minor,
                  "target_tournament_id": target_tournament_id,
                  "tournament_id": tournament_id}
+    if guaranteed_pool_minor:   # only when set: earlier requests keep their fingerprint
+        arguments["guaranteed_pool_minor"] = guaranteed_pool_minor
     return run(ANNOUNCE, arguments, _call(actor, idempotency_key, at))
 
 
@@ -244,6 +252,8 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             # Withdrawing before the start (001:L310-312; 003:L174 with the
             # manager's approval); not offered where the rulebook is silent.
             "unregistration": figure("tournament.unregister.policy", "not_offered"),
+            # The house's guarantee (001:L580), a freeroll's whole pool (001:L602).
+            "guaranteed_pool_minor": a.get("guaranteed_pool_minor", 0),
         }
         try:
             config_from(config)
@@ -587,7 +597,8 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
         full = dict(payload)
         if event_type in PURCHASES:
             price = _price_of(state, event_type)
-            if price is not None:
+            # A freeroll's entry stakes nothing (001:L602): no stake to check.
+            if price is not None and price.total_minor > 0:
                 player_id = arguments["player_id"]
                 attempt = Attempt(kind="stake", venue=venue.code,
                                   amount_minor=price.total_minor, currency=row.currency,

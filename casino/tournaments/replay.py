@@ -48,6 +48,7 @@ def config_from(data: Mapping[str, Any]) -> Config:
         cancellation=(CancellationTerms.from_figures(data["cancellation"])
                       if data.get("cancellation") else None),
         unregistration=data.get("unregistration", "not_offered"),
+        guaranteed_pool_minor=data.get("guaranteed_pool_minor", 0),
     )
 
 

@@ -45,6 +45,10 @@ class AnnounceSerializer(StrictSerializer):
     seats_per_table = serializers.IntegerField(min_value=2, max_value=12, default=9)
     satellite_seat_minor = serializers.IntegerField(min_value=1, required=False,
                                                     allow_null=True, default=None)
+    guaranteed_pool_minor = serializers.IntegerField(
+        min_value=0, default=0,
+        help_text="The pool the house guarantees, topped up when the pool is fixed"
+                  " (001:L580); with an entry of 0 a freeroll (001:L330-332, L602).")
     target_tournament_id = serializers.CharField(
         max_length=60, required=False, allow_null=True, default=None,
         help_text="A satellite's target: its seats are entries there, paid from the"

@@ -40,8 +40,8 @@ class Price:
             if type(value) is not int or value < 0:
                 raise EngineError("invalid_price", f"{name} must be a whole number of"
                                   " cents, zero or more", field=name)
-        if self.total_minor <= 0:
-            raise EngineError("invalid_price", "a price must cost something")
+        # A freeroll's entry costs nothing (001:L330-332, L602); the
+        # tournament's Config decides which prices may be free.
 
     @property
     def total_minor(self) -> int:

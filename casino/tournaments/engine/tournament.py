@@ -121,6 +121,10 @@ class Config:
     # Unregistering before the start: "not_offered", "open" (online,
     # 001:L310-312) or "manager_approval" (Tallinn, 003:L174).
     unregistration: str = "not_offered"
+    # A prize pool the house guarantees, topping up the entries when the
+    # pool is fixed (001:L580; 002:L323 "a fixed amount"); a freeroll's
+    # whole pool (001:L330-332, L602).
+    guaranteed_pool_minor: int = 0
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -138,6 +142,25 @@ class Config:
         if self.bounty_split not in ("tokens", "cents"):
             raise EngineError("invalid_format", "a bounty is split in tokens or cents",
                               bounty_split=self.bounty_split)
+        if type(self.guaranteed_pool_minor) is not int or self.guaranteed_pool_minor < 0:
+            raise EngineError("invalid_format", "a guaranteed pool is a whole number of"
+                              " cents, zero or more")
+        if self.guaranteed_pool_minor and self.format in ("hexapro", "satellite"):
+            raise EngineError("invalid_format", "a HexaPro pool is drawn and a satellite's"
+                              " pays seats: neither takes a guaranteed pool")
+        for name in ("rebuy", "add_on"):
+            price = getattr(self, name)
+            if price is not None and price.total_minor <= 0:
+                raise EngineError("invalid_price", f"a {name.replace('_', '-')} must cost"
+                                  " something")
+        if self.entry.total_minor <= 0 and not self.guaranteed_pool_minor:
+            raise EngineError("invalid_price", "an entry must cost something; a freeroll"
+                              " (no entry price) needs the pool the house guarantees"
+                              " (001:L602)")
+        if self.entry.total_minor <= 0 and (self.rebuy or self.add_on or self.re_entry
+                                            or self.entry.bounty_minor):
+            raise EngineError("invalid_format", "a freeroll sells no rebuys, add-ons or"
+                              " re-entries")
         if self.unregistration not in UNREGISTRATION_POLICIES:
             raise EngineError("invalid_format", "unregistration is not_offered, open or"
                               " manager_approval", unregistration=self.unregistration)
@@ -398,8 +421,15 @@ class Tournament:
         self._require(Phase.RUNNING)
         self.fixed_field = self.paid_field
         self.phase = Phase.POOL_FIXED
+        transfers = []
+        # The house tops the pool up to its guarantee (001:L580, 002:L323).
+        overlay = self.config.guaranteed_pool_minor - self.pool_minor
+        if overlay > 0:
+            self.pool_minor += overlay
+            self.house_funded_minor += overlay
+            transfers.append(Transfer("house", "pool", overlay, "overlay"))
         self._check_in_the_money()
-        return []
+        return transfers
 
     def draw_prize_pool(self, prize_pool_minor: int, shares_basis_points: Sequence[int]
                         ) -> list[Transfer]:
