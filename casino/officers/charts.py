@@ -41,16 +41,36 @@ def _plain(value: int) -> str:
     return f"{value:,}"
 
 
-def _scale(values: Sequence[int]) -> tuple[int, int]:
+def nice_step(span: int, ticks: int = TICKS, floor: int = 1) -> int:
+    """A tick step of 1, 2 or 5 times a power of ten covering `span` in `ticks`.
+
+    `floor` is the smallest step (100 for money in minor units: whole euros).
+    """
+    raw = max(floor, -(-max(span, 1) // ticks))
+    power = floor
+    while power * 10 <= raw:
+        power *= 10
+    for multiple in (1, 2, 5, 10):
+        if power * multiple >= raw:
+            return power * multiple
+    return power * 10
+
+
+def _scale(values: Sequence[int], floor: int = 1) -> tuple[int, int, int]:
+    """Axis bounds on clean ticks: (low, high, step), zero included."""
     low = min(0, *values) if values else 0
     high = max(0, *values) if values else 0
+    step = nice_step(high - low, floor=floor)
+    low = -(-low // step) * step if low >= 0 else (low // step) * step
+    high = -(-high // step) * step
     if high == low:
-        high = low + 1
-    return low, high
+        high = low + step
+    return low, high, step
 
 
 def _frame(title: str, categories: Sequence[str], series: Sequence[Series],
-           value_format: ValueFormat, chart_id: str) -> tuple[list[str], int, int, Callable]:
+           value_format: ValueFormat, chart_id: str, unit: str = "", step_floor: int = 1
+           ) -> tuple[list[str], int, int, Callable]:
     if len(categories) > CATEGORIES_MAX:
         raise ValueError(f"at most {CATEGORIES_MAX} categories per chart")
     if len(series) > SERIES_MAX:
@@ -62,7 +82,7 @@ def _frame(title: str, categories: Sequence[str], series: Sequence[Series],
         if any(type(v) is not int for v in one.values):
             raise ValueError("chart values are integers (minor units or counts)")
     values = [v for one in series for v in one.values]
-    low, high = _scale(values)
+    low, high, step = _scale(values, step_floor)
     plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
 
@@ -80,8 +100,10 @@ def _frame(title: str, categories: Sequence[str], series: Sequence[Series],
         f'<desc id="{escape(chart_id)}-desc">{escape(data or "no data")}</desc>',
         f'<text x="{MARGIN_LEFT}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>',
     ]
-    for tick in range(TICKS + 1):
-        value = low + (high - low) * tick // TICKS
+    if unit:
+        parts.append(f'<text class="axis-unit" x="{MARGIN_LEFT - 6}" y="{MARGIN_TOP - 10}"'
+                     f' text-anchor="end" fill="#666">{escape(unit)}</text>')
+    for value in range(low, high + 1, step):
         ty = y(value)
         parts.append(f'<line x1="{MARGIN_LEFT}" x2="{MARGIN_LEFT + plot_w}" y1="{ty:.1f}"'
                      f' y2="{ty:.1f}" stroke="#e0e0e0"/>')
@@ -108,9 +130,15 @@ def _category_labels(parts: list[str], categories: Sequence[str], x: Callable[[i
 
 
 def line_chart(title: str, categories: Sequence[str], series: Sequence[Series], *,
-               value_format: ValueFormat = _plain, chart_id: str = "chart") -> str:
-    """A line per series over the categories (e.g. a balance per gaming day)."""
-    parts, plot_w, _, y = _frame(title, categories, series, value_format, chart_id)
+               value_format: ValueFormat = _plain, chart_id: str = "chart", unit: str = "",
+               step_floor: int = 1) -> str:
+    """A line per series over the categories (e.g. a balance per gaming day).
+
+    `unit` names the value axis ("EUR", "refusals"); ticks are clean steps
+    of at least `step_floor` (100 for money in minor units).
+    """
+    parts, plot_w, _, y = _frame(title, categories, series, value_format, chart_id, unit,
+                                 step_floor)
 
     def x(index: int) -> float:
         if len(categories) == 1:
@@ -132,9 +160,11 @@ def line_chart(title: str, categories: Sequence[str], series: Sequence[Series], 
 
 
 def bar_chart(title: str, categories: Sequence[str], series: Sequence[Series], *,
-              value_format: ValueFormat = _plain, chart_id: str = "chart") -> str:
-    """Grouped bars: one group per category, one bar per series."""
-    parts, plot_w, _, y = _frame(title, categories, series, value_format, chart_id)
+              value_format: ValueFormat = _plain, chart_id: str = "chart", unit: str = "",
+              step_floor: int = 1) -> str:
+    """Grouped bars: one group per category, one bar per series (see line_chart)."""
+    parts, plot_w, _, y = _frame(title, categories, series, value_format, chart_id, unit,
+                                 step_floor)
     group_w = plot_w / max(1, len(categories))
     bar_w = max(1.0, group_w * 0.8 / max(1, len(series)))
 

@@ -134,7 +134,19 @@ def stream_timeline(request):
                      kind="stream")
 
 
+CHART_RANGE_DAYS_MAX = 62
+
+
 def _days(request) -> list[dt.date]:
+    """The chart's gaming days: `first`..`last` (dates), or the last `days` days."""
+    try:
+        first = dt.date.fromisoformat(request.GET.get("first", ""))
+        last = dt.date.fromisoformat(request.GET.get("last", ""))
+    except ValueError:
+        first = last = None
+    if first is not None and last is not None and first <= last:
+        span = min((last - first).days + 1, CHART_RANGE_DAYS_MAX)
+        return queries.day_range(last, max(span, 2))
     try:
         days = int(request.GET.get("days", queries.CHART_DAYS_MAX))
     except ValueError:
@@ -156,7 +168,8 @@ def charts_page(request):
         "svg": charts.line_chart("Jackpot pool balances (end of gaming day)", labels,
                                  [charts.Series(name, tuple(values))
                                   for name, values in list(pools.items())[:charts.SERIES_MAX]],
-                                 value_format=money, chart_id="chart-jackpot-pools"),
+                                 value_format=money, chart_id="chart-jackpot-pools",
+                                 unit="EUR", step_floor=100),
         "empty": not pools,
     }]
     for venue, rows in queries.venue_revenue(days).items():
@@ -165,14 +178,14 @@ def charts_page(request):
             f"{venue}: rake and gross gaming revenue per gaming day", labels,
             [charts.Series("rake", tuple(rows["rake"])),
              charts.Series("GGR", tuple(rows["ggr"]))],
-            value_format=money, chart_id=chart_id)})
+            value_format=money, chart_id=chart_id, unit="EUR", step_floor=100)})
     rejected = queries.rejections_per_day(days)
     figures.append({"id": "chart-rejections", "empty": not any(map(any, rejected.values())),
                     "svg": charts.bar_chart(
                         "Refused attempts per gaming day", labels,
                         [charts.Series(name, tuple(values))
                          for name, values in rejected.items()],
-                        chart_id="chart-rejections")})
+                        chart_id="chart-rejections", unit="refusals")})
     return _render(request, "officers/charts.html", "Charts", figures=figures, days=days)
 
 

@@ -141,6 +141,14 @@ def test_an_officer_reads_a_close_a_jackpot_hit_and_the_exceptions(live_server, 
     assert "EUR 1,500.00" in result and "EUR 1,200.00" in result
     _screenshot(browser, "threshold-report")
 
+    # June's charts, read in any month: a date range, units on the axis.
+    browser.get(f"{server}/admin/officers/charts/?first=2026-06-10&last=2026-06-20")
+    pools = _wait_for(browser, "chart-jackpot-pools")
+    assert pools.find_element(By.CSS_SELECTOR, "text.axis-unit").text == "EUR"
+    refusals = browser.find_element(By.ID, "chart-rejections")
+    assert refusals.find_element(By.CSS_SELECTOR, "text.axis-unit").text == "refusals"
+    _screenshot(browser, "charts")
+
 
 @pytest.mark.slow
 def test_a_shift_closed_short_and_a_fill_signed_by_two(live_server, browser, floor_day):
