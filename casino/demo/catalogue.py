@@ -9,7 +9,9 @@ banker with her stake of the first (002:L2623); Baccara with banco avec, then
 the bank continuing at bank plus winnings (002:L2817-2825); Chinese Poker in
 points (002:L1995). At poker-helsinki: an Open-Faced Chinese Poker hand in
 points (000:L2633-2692). At ray-online: a hedge bet beside a poker hand, a
-banker card game and a dice game doubled by the cube (002:L3207-3237).
+banker card game and a dice game doubled by the cube (002:L3207-3237), and a
+sit'n'go jackpot posted at two consecutive wins that the same gambler takes
+in two heads-up sit'n'gos (002:L3299).
 
 The casino's gamblers play (their cash is in the gaming account from 17:20);
 every write goes through casino.games' commands with `demo/<seed>/catalogue/`
@@ -23,6 +25,8 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any, Sequence
 
 from casino.games import commands as games
+from casino.sitngo import commands as sitngo
+from casino.tournaments import commands as tournaments
 
 from .clock import helsinki
 
@@ -78,7 +82,8 @@ class Catalogue:
                 ("baccara bank continues", self.baccara_2),
                 ("chinese poker", self.chinese), ("open-faced chinese poker", self.ofc),
                 ("hedge bet", self.hedge), ("banker card game", self.banker),
-                ("dice game with the cube", self.dice)]
+                ("dice game with the cube", self.dice),
+                ("sit'n'go jackpot", self.sit_n_go_jackpot)]
 
     # -- helpers ---------------------------------------------------------------
 
@@ -221,3 +226,36 @@ class Catalogue:
         self._round("dice", table, [(n, "stake", {"seat": n - 1}, 5_00) for n in (2, 3)],
                     {"winner_seat": 1}, at,
                     in_play=[(n, "cube_2", {"seat": n - 1}, 5_00) for n in (2, 3)])
+
+    def sit_n_go_jackpot(self, at):
+        series = sitngo.post_series(venue=ONLINE, wins_to_trigger=2, fee_minor=1_00,
+                                    actor=DEALER, idempotency_key=self._key("sitngo", "series"),
+                                    at=at)
+        for n, (winner, loser) in enumerate(((0, 1), (0, 2))):
+            key = self._key("sitngo", "tournament", n)
+            t = tournaments.announce(venue=ONLINE, name=f"Heads-up jackpot {n + 1}",
+                                     format="sit_and_go", seats_per_table=2,
+                                     entry={"prize_minor": 9_50, "fee_minor": 50},
+                                     actor=DEALER, idempotency_key=f"{key}/announce",
+                                     at=at).tournament_id
+            tournaments.open_registration(tournament_id=t, actor=DEALER,
+                                          idempotency_key=f"{key}/open", at=at)
+            for index in (winner, loser):
+                tournaments.register(tournament_id=t, player_id=self.players[index],
+                                     actor=DEALER, idempotency_key=f"{key}/entry/{index}",
+                                     at=at)
+            tournaments.start(tournament_id=t, actor=DEALER, idempotency_key=f"{key}/start",
+                              at=at)
+            tournaments.eliminate(tournament_id=t, outs=[{"player_id": self.players[loser],
+                                                          "stack": 100}],
+                                  actor=DEALER, idempotency_key=f"{key}/out", at=at)
+            tournaments.fix_prize_pool(tournament_id=t, actor=DEALER,
+                                       idempotency_key=f"{key}/pool", at=at)
+            tournaments.finish(tournament_id=t, actor=DEALER, idempotency_key=f"{key}/finish",
+                               at=at)
+            recorded = sitngo.record_tournament(series_id=series.series_id, tournament_id=t,
+                                                actor=DEALER,
+                                                idempotency_key=f"{key}/jackpot", at=at)
+        self.demo.facts["sitngo_series"] = series.series_id
+        self.demo.facts["sitngo_jackpot_minor"] = recorded.jackpot_minor
+        self.demo.result.counts["sit'n'go jackpots paid"] += 1 if recorded.jackpot_minor else 0

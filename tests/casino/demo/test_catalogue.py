@@ -8,6 +8,7 @@ from django.db import transaction
 
 from casino.demo.gaming_day import run_demo
 from casino.games.models import Round
+from casino.sitngo.models import SitngoSeries
 from tests.casino.games.http_rounds import reconcile
 
 SMALL = dict(seed=23, hands_per_day=2, rounds_per_day=1)
@@ -45,3 +46,11 @@ def test_every_catalogue_round_settles_and_reconciles(demo, db):
     assert bank.detail["dealer_cap_minor"] == 20_00          # 002:L2623
     baccara = Round.objects.get(id=rounds["baccara/2"])
     assert baccara.bets.get(kind="banco").stake_minor == 78_00   # 002:L2817
+
+
+def test_the_sit_n_go_jackpot_is_won_by_two_wins_in_a_row(demo, db):
+    """002:L3299: posted at two consecutive wins and a EUR 1 fee; the same gambler
+    wins both heads-ups and takes the four fees."""
+    assert demo.facts["sitngo_jackpot_minor"] == 4_00
+    series = SitngoSeries.objects.get(id=demo.facts["sitngo_series"])
+    assert (series.pool_minor, series.paid_minor, series.tournaments) == (0, 4_00, 2)

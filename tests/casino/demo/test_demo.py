@@ -166,6 +166,7 @@ def test_only_command_events_and_business_time(demo, db):
     assert not [t for t in types if t.startswith("demo.")]
     assert {t.split(".")[0] for t in types} <= {
         "rules", "players", "cage", "compliance", "poker", "games", "jackpots",
+        "sitngo",
         "tournaments", "reports", "ledger"}
     earliest = dt.datetime(2026, 5, 1, tzinfo=dt.timezone.utc)
     latest = dt.datetime(2026, 6, 19, tzinfo=dt.timezone.utc)
