@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from django.db import transaction
+from django.db.models import Subquery
 
 from casino.wallet import account_ceiling
 from casino.wallet import PlayerCredit, accounts_to_open, credit_players, overflow_blocks
@@ -79,7 +80,7 @@ from casino.runner import (
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
 from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError, UnknownAccount
 from ledger.read import AccountType
-from ledger.read import stream_version
+from ledger.read import Stream, stream_version
 
 from . import signals
 from .engine import GAMES, BetIn, BetInvalid, OutcomeInvalid, Settled
@@ -1026,7 +1027,7 @@ class RoundContext:
     tables: Mapping[str, Sequence[Mapping[str, Any]]]
     bets: list[BetAtVersion]
     stream: str
-    version: int        # the stream's, read before the snapshot: what the append expects
+    version: int        # the stream's, read with the snapshot: what the append expects
     at: dt.datetime
     day: dt.date        # the venue's gaming day at `at`
 
@@ -1037,21 +1038,23 @@ class RoundContext:
 
 
 def _load_round(round_id: str, at: dt.datetime) -> RoundContext:
-    """The round's stream version (read first), then its snapshot joined to its table.
+    """The round's snapshot joined to its table, with its stream's version.
 
-    Two statements; the rulebook version and its pay tables come from the
-    process cache. The snapshot is written in the same transaction as the
-    round's events, so when a writer commits between the two reads the
-    snapshot is newer than the version read and the append is stale: the
-    runner starts again.
+    One statement, so one database snapshot: the snapshot row is written in
+    the same transaction as the round's events, so it and the version agree,
+    and a writer committing after the read makes the append stale (the
+    runner starts again). The rulebook version and its pay tables come from
+    the process cache.
     """
     parsed = parse_round_id(round_id) if isinstance(round_id, str) else None
     stream = round_stream(*parsed) if parsed else None
-    version = stream_version(stream) if stream else 0
     snapshot = (RoundSnapshot.objects.select_related("round__table")
+                .annotate(stream_version=Subquery(
+                    Stream.objects.filter(name=stream).values("version")[:1]))
                 .filter(round_id=round_id).first() if parsed else None)
+    version = (snapshot.stream_version or 0) if snapshot is not None else 0
     if snapshot is None:
-        if version:
+        if stream and stream_version(stream):
             raise InvariantViolation(f"round {round_id} has events but no snapshot;"
                                      " run rebuild_projections")
         raise GamesError(Code.UNKNOWN_ROUND, f"no round {round_id!r}",

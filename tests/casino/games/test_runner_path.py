@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import datetime as dt
 import inspect
 
@@ -57,7 +58,12 @@ def test_a_recorded_game_refusal_is_raised_again_on_replay_without_a_second_reco
 def test_a_round_that_changes_on_every_attempt_is_a_concurrent_update(venues, monkeypatch):
     table = roulette_table()
     r = open_round(table.table_id)
-    monkeypatch.setattr(commands, "stream_version", lambda stream: 0)  # always stale
+    real = commands._load_round
+
+    def stale(round_id, at):  # the round read at version 0: always stale
+        return dataclasses.replace(real(round_id, at), version=0)
+
+    monkeypatch.setattr(commands, "_load_round", stale)
     with pytest.raises(RunnerError) as error:
         commands.close_betting(round_id=r.round_id, actor="floor", idempotency_key=key())
     assert (error.value.code, error.value.status) == ("request.concurrent_update", 409)
