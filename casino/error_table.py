@@ -221,6 +221,8 @@ STATUS: dict[str, int] = {
     "tournaments.tournament_exists": 409,
     "tournaments.satellite_target_not_registering": 409,
     "tournaments.fee_split_differs": 422,
+    "tournaments.rule_not_applied": 422,
+    "tournaments.deals_not_allowed": 422,
     # tournaments engine (casino/tournaments/engine): `tournaments.<engine code>`, recorded
     "tournaments.add_on_not_offered": 422,
     "tournaments.add_on_taken": 422,

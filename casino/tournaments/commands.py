@@ -202,6 +202,15 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             return row.value if row is not None else default
 
         format = a["format"]
+        _check_supported_rules(rulebook, figure)
+        entries_max = figure("tournament.entries_per_player")
+        if entries_max is not None and not a["re_entry"] \
+                and a["entries_per_player_max"] > entries_max:
+            raise TournamentError(Code.INVALID_REQUEST,
+                                  f"{rulebook.key} allows {entries_max} entry per player"
+                                  " unless the tournament offers re-entry (001:L306)",
+                                  entries_per_player_max=a["entries_per_player_max"],
+                                  limit=entries_max, cite="001:L306")
         _check_published_fee_split(rulebook, figure, format=format, entry=a["entry"],
                                    seats_per_table=a["seats_per_table"])
         target_tournament_id = a["target_tournament_id"]
@@ -246,14 +255,16 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             "cancellation": cancellation or None,
             # A seat that cannot be used: a ticket, or cash in Tallinn (003:L175;
             # decision tournaments.satellite.ticket, 000:L3344-3345, 001:L312).
-            "seat_not_used": (figure("tournament.satellite.seat_not_used", "ticket")
-                              if format == "satellite" else None),
+            "seat_not_used": (seat_not_used(figure) if format == "satellite" else None),
             "payout": {"key": table.table_key, "rows": table.rows, "cite": table.cite},
             # Withdrawing before the start (001:L310-312; 003:L174 with the
             # manager's approval); not offered where the rulebook is silent.
             "unregistration": figure("tournament.unregister.policy", "not_offered"),
             # The house's guarantee (001:L580), a freeroll's whole pool (001:L602).
             "guaranteed_pool_minor": a.get("guaranteed_pool_minor", 0),
+            # HexaPro's seats (001:L458); whether deals are allowed (004:L19).
+            "hexapro_players": figure("hexapro.players", 3),
+            "deals_allowed": figure("deals.allowed", True),
         }
         try:
             config_from(config)
@@ -280,6 +291,57 @@ ANNOUNCE = AnnounceCommand()
 
 
 FEE_PREFIX = "tournament.fee."
+
+# Rules the engine applies as the seeds state them: a rulebook whose figure
+# says otherwise is refused at announce rather than silently not followed.
+# key -> (the value the engine applies, its citation).
+SUPPORTED_RULES: dict[str, tuple[Any, str]] = {
+    # A disqualified player wins nothing and the money stays in the pool
+    # (004:L177; 000:L3577-3578).
+    "disqualification.prize_allowed": (False, "004:L177"),
+    "disqualification.entry_stays_in_pool": (True, "004:L177"),
+    "tournament.disqualified.fees_stay_in_pool": (True, "000:L3577-3578"),
+    # An excluded player keeps the place held (004:L175).
+    "exclusion.keeps_place_prize": (True, "004:L175"),
+    # A busted player rebuys before the add-on (000:L3326-3328).
+    "tournament.add_on.requires_rebuy_when_busted": (True, "000:L3326-3328"),
+    # A player absent at the director's time gets nothing back (003:L170).
+    "tournament.no_show.refund": (False, "003:L170"),
+    # Out in the same hand at one table: the larger starting stack places
+    # higher (004:L78; casino/tournaments/engine/places.py).
+    "elimination.same_table_same_hand": ("larger_starting_stack_places_higher", "004:L78"),
+}
+
+
+def _check_supported_rules(rulebook: RulebookVersion, figure) -> None:
+    """Refuse to announce under a rulebook whose tournament rules the engine does not apply.
+
+    Each SUPPORTED_RULES figure the rulebook holds must have the value the
+    engine applies; a later version that changes one (a disqualified player
+    keeping a prize, say) stops announcements until the engine follows it.
+    """
+    for key, (applied, cite) in SUPPORTED_RULES.items():
+        value = figure(key)
+        if value is not None and value != applied:
+            raise TournamentError(Code.RULE_NOT_APPLIED,
+                                  f"{rulebook.key} sets {key} to {value!r}; the tournament"
+                                  f" engine applies {applied!r} ({cite})", figure=key,
+                                  value=value, applied=applied, cite=cite)
+
+
+def seat_not_used(figure) -> str:
+    """How a satellite seat that cannot be used is paid: "ticket" or "cash".
+
+    The rulebook's tournament.satellite.seat_not_used, else cash where it says
+    a ticket won for an entry already paid is paid in cash (Tallinn, 003:L175,
+    figure tournament.satellite_ticket_for_paid_entry.paid_in_cash), else a
+    ticket (decision tournaments.satellite.ticket).
+    """
+    if figure("tournament.satellite_ticket_for_paid_entry.paid_in_cash") is True:
+        default = "cash"
+    else:
+        default = "ticket"
+    return figure("tournament.satellite.seat_not_used", default)
 
 
 def fee_table_of(format: str, seats_per_table: int) -> str | None:

@@ -49,6 +49,8 @@ def config_from(data: Mapping[str, Any]) -> Config:
                       if data.get("cancellation") else None),
         unregistration=data.get("unregistration", "not_offered"),
         guaranteed_pool_minor=data.get("guaranteed_pool_minor", 0),
+        hexapro_players=data.get("hexapro_players", 3),
+        deals_allowed=data.get("deals_allowed", True),
     )
 
 

@@ -125,6 +125,10 @@ class Config:
     # pool is fixed (001:L580; 002:L323 "a fixed amount"); a freeroll's
     # whole pool (001:L330-332, L602).
     guaranteed_pool_minor: int = 0
+    # Seats of a HexaPro game (001:L458, figure hexapro.players).
+    hexapro_players: int = 3
+    # Whether the players left may make a deal (004:L19, figure deals.allowed).
+    deals_allowed: bool = True
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -308,8 +312,11 @@ class Tournament:
             if player.entries >= self.config.entries_per_player_max:
                 raise EngineError("entries_exhausted", "the player has used every entry",
                                   entries_max=self.config.entries_per_player_max)
-        if kind != "re_entry" and self.config.format == "hexapro" and len(self.players) >= 3:
-            raise EngineError("tournament_full", "a HexaPro game seats three (001:L458)")
+        seats = self.config.hexapro_players
+        if (kind != "re_entry" and self.config.format == "hexapro"
+                and len(self.players) >= seats):
+            raise EngineError("tournament_full", f"a HexaPro game seats {seats} (001:L458)",
+                              players_max=seats)
         grown = (self.entries + (kind != "re_entry"), self.re_entries + (kind == "re_entry"))
         if self.config.format != "satellite":
             self.config.payout.bracket_for(
@@ -597,6 +604,9 @@ class Tournament:
         still pay by the original table (`pay_by_table`).
         """
         self._require(Phase.POOL_FIXED, Phase.IN_THE_MONEY)
+        if not self.config.deals_allowed:
+            raise EngineError("deals_not_allowed", "this tournament's rules allow no deal"
+                              " (figure deals.allowed)")
         alive = set(self.alive)
         if set(consents) != alive:
             raise EngineError("deal_without_consent", "every remaining player must agree"

@@ -104,30 +104,8 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     "jackpot.bad_beat.hi_lo_uses_high_criteria": (JACKPOTS, "hi-lo games judged on the high"
                                                   " hand, built in"),
     # tournaments
-    "tournament.entries_per_player": (TOURNAMENTS, "one entry per player is the engine's"
-                                      " default, not read from the rulebook"),
-    "hexapro.players": (TOURNAMENTS, "three seats per HexaPro game are built into the"
-                        " engine"),
     "hexapro.unfinished.settle_within": (TOURNAMENTS, "unfinished HexaPro games are not"
                                          " settled within 90 days by any job"),
-    "tournament.no_show.refund": (TOURNAMENTS, "no refund to a no-show, built in (there is"
-                                  " no such refund)"),
-    "tournament.satellite_ticket_for_paid_entry.paid_in_cash": (TOURNAMENTS, "a satellite"
-                                                                " ticket held by a player"
-                                                                " who paid is not cashed"),
-    "deals.allowed": (TOURNAMENTS, "the engine records deals whatever the switch says"),
-    "elimination.same_table_same_hand": (TOURNAMENTS, "same-table eliminations ordered by"
-                                         " starting stack, built into places.py"),
-    "exclusion.keeps_place_prize": (TOURNAMENTS, "an excluded player keeps his place, built"
-                                    " in"),
-    "disqualification.entry_stays_in_pool": (TOURNAMENTS, "a disqualified player's money"
-                                             " stays in the pool, built in"),
-    "disqualification.prize_allowed": (TOURNAMENTS, "a disqualified player wins nothing,"
-                                       " built in"),
-    "tournament.disqualified.fees_stay_in_pool": (TOURNAMENTS, "as disqualification."
-                                                  "entry_stays_in_pool, Veikkaus room"),
-    "tournament.add_on.requires_rebuy_when_busted": (TOURNAMENTS, "a busted player must"
-                                                     " rebuy before an add-on, built in"),
     # not built
     "online.rake.poker.basis": (NOT_BUILT, "online poker rake under RAY"),
 }
