@@ -79,7 +79,7 @@ from ledger import Metadata
 from ledger.read import head
 
 from . import coups, hands
-from . import catalogue
+from . import back_office, catalogue
 from .clock import business_time, helsinki
 
 SEED_DEFAULT = 2026
@@ -352,6 +352,7 @@ class Demo:
         steps += self._house_games(number, day)
         steps += self._tournaments(number, day)
         steps += catalogue.steps(self, number, day)     # issue 22: the whole catalogue
+        steps += back_office.steps(self, number, day)   # issue 17: cashier, table games
         return sorted(steps, key=lambda s: s.at)  # sorted() is stable
 
     def _cage(self, number: int, day: dt.date) -> list[Step]:

@@ -20,6 +20,8 @@ from casino.poker.models import Hand, HandStatus
 from casino.reports.models import DayClose, DaySeal, JournalExport
 from ledger.read import Account, Event
 
+from . import back_office
+
 
 @dataclass(frozen=True, slots=True)
 class Summary:
@@ -38,6 +40,7 @@ class Summary:
     closes_reconciled: int
     seals: int
     export: tuple[int, str] | None
+    back_office: tuple[str, ...] = ()     # issue 17: casino/demo/back_office.py
 
     def lines(self) -> list[str]:
         hands = sum(self.hands.values())
@@ -64,6 +67,7 @@ class Summary:
             f" ({self.closes_reconciled}/{self.closes})",
             f"day seals          {self.seals}",
             f"journal export     {export}",
+            *self.back_office,
         ]
 
 
@@ -98,6 +102,7 @@ def summarize(days: Sequence[dt.date]) -> Summary:
         closes_reconciled=closes.filter(reconciled=True).count(),
         seals=DaySeal.objects.filter(gaming_day__in=days).count(),
         export=(latest_export.position, latest_export.sha256) if latest_export else None,
+        back_office=tuple(back_office.summary_lines(days)),
     )
 
 
