@@ -253,3 +253,25 @@ def test_chinese_poker_stakes_meet_the_part_iv_poker_opening_stake_cap(controlle
     placed = Event.objects.get(type="games.bet_placed", payload__bet_id=bet.json()["bet_id"])
     assert {"compliance.game_not_offered", "compliance.max_stake"} <= set(
         placed.payload["verdict"]["checks_passed"])
+
+
+def test_an_oasis_progressive_royal_flush_is_a_jackpot_hit(controller,
+                                                           django_capture_on_commit_callbacks):
+    """002:L2041 (decision games.oasis_stud_poker.progressive): the royal flush on the
+    progressive bonus is recorded by the jackpots app as a hit on the venue's Oasis
+    pool (jackpots.progressive.pools row oasis_progressive), awaiting approval."""
+    from casino.jackpots.models import JackpotHit
+
+    table = open_table(controller, "oasis_stud_poker", {"bonus": "progressive"})
+    player = funded_player()
+    with django_capture_on_commit_callbacks(execute=True):
+        body = play(controller, table["table_id"],
+                    [(player.id, "ante", {"box": 1}, "10.00"),
+                     (player.id, "bonus", {"box": 1}, "10.00")],
+                    {"dealer": "As Kc 8d 4h 3c", "boxes": {"1": "Ah Kh Qh Jh Th"}},
+                    in_play=[(player.id, "bet", {"box": 1}, "20.00")])
+    reconcile(body, game="oasis_stud_poker")
+    bonus = next(b for b in body["bets"] if b["kind"] == "bonus")
+    hit = JackpotHit.objects.get(id=bonus["bet_id"])
+    assert (hit.row, hit.pool_basis_points, hit.state) == ("royal_flush", 10000, "hit")
+    assert hit.players == {"1": player.id}

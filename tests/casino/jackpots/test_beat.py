@@ -109,6 +109,7 @@ def test_setup_jackpots_opens_the_pools_the_rulebooks_name(venues):
     call_command("setup_jackpots", stdout=out)
     assert sorted(JackpotPool.objects.values_list("key", flat=True)) == [
         "casino-helsinki/bad_beat", "casino-helsinki/holdem_bonus_progressive",
+        "casino-helsinki/oasis_progressive",
         "casino-helsinki/ultimate_holdem_progressive", "olympic-tallinn/bad_beat",
         "poker-helsinki/bad_beat"]
     call_command("setup_jackpots", "--rollup", stdout=out)

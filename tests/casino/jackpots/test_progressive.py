@@ -95,8 +95,8 @@ def test_the_casino_has_one_pool_per_progressive_and_the_beat_rolls_them_up(venu
     from casino.jackpots.beat import pool_entries
 
     results = commands.ensure_progressive_pools(venue=VENUE)
-    assert sorted(r.kind for r in results) == [HOLDEM_BONUS_PROGRESSIVE,
-                                               ULTIMATE_HOLDEM_PROGRESSIVE]
+    assert sorted(r.kind for r in results) == [HOLDEM_BONUS_PROGRESSIVE, "oasis_progressive",
+                                               ULTIMATE_HOLDEM_PROGRESSIVE]   # 002:L2041
     for kind in (HOLDEM_BONUS_PROGRESSIVE, ULTIMATE_HOLDEM_PROGRESSIVE):
         pool = JackpotPool.objects.get(key=f"{VENUE}/{kind}")
         assert (pool.hits_enabled, pool.base_guarantee_minor, pool.players_min) == (
