@@ -669,6 +669,18 @@ def terms_problem(arguments: Mapping[str, Any]) -> str | None:
     return None
 
 
+def variant_takes_part(variant: str, figures: Mapping[str, Any]) -> bool:
+    """Whether a listed variant's hands can hit the bad beat (pure).
+
+    Hi-lo games are judged on their high hands by the same criteria
+    (000:L3196-3198, figure hi_lo_uses_high_criteria); a rulebook saying
+    otherwise leaves them out of the jackpot.
+    """
+    if variant.endswith("_hilo"):
+        return figures.get(FIGURE_PREFIX + "hi_lo_uses_high_criteria", True) is not False
+    return variant in engine.VARIANT_CRITERIA
+
+
 def drop_terms_refusal(*, venue: str, at: dt.datetime, kind: str = BAD_BEAT) -> str | None:
     """Why a table at `venue` may not take a jackpot drop yet, or None.
 
@@ -808,11 +820,20 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
             return None
         criteria = posted_criteria(terms, variant)
     players = {str(seat): player for seat, player in started["players"].items()}
+    figures = _figures(rulebook, settled.gaming_day)
+    if not variant_takes_part(variant, figures):
+        return None
     verdict = engine.detect(
         variant=variant, board=p.get("board"),
         hands={int(seat): cards for seat, cards in (p.get("hands") or {}).items()},
         players_dealt=[int(seat) for seat in players], players_min=config.players_min or 0,
-        criteria=criteria)
+        criteria=criteria,
+        # Two qualifying hands, a loser and a winner (000:L2821-2822, 002:L1790).
+        qualifying_hands_min=int(figures.get(FIGURE_PREFIX + "payout.min_qualifying_hands",
+                                             2)),
+        # The hold'em loser plays both hole cards (000:L2898).
+        holdem_loser_both_hole_cards=figures.get(
+            FIGURE_PREFIX + "texas_holdem.loser_uses_both_hole_cards", True) is not False)
     if verdict.hit is None:
         return None
     hit = verdict.hit

@@ -147,12 +147,16 @@ def shown_hands(variant: str, board: str | Sequence[str], hands: Mapping[int, ob
 
 def detect(*, variant: str, board: str | Sequence[str] | None,
            hands: Mapping[int, object] | None, players_dealt: Sequence[int],
-           players_min: int, criteria: Sequence[Criteria]) -> Verdict:
+           players_min: int, criteria: Sequence[Criteria], qualifying_hands_min: int = 2,
+           holdem_loser_both_hole_cards: bool = True) -> Verdict:
     """Decide whether a settled hand triggers the bad beat, and the roles.
 
     `players_dealt` are the seats dealt in at the start of the round (all
     share as losers, winners or others); `criteria` holds the variant
     family's categories, tried in the given order (category 1 first).
+    `qualifying_hands_min` is the rulebook's payout.min_qualifying_hands
+    (000:L2821-2822, 002:L1790: two); `holdem_loser_both_hole_cards` its
+    texas_holdem.loser_uses_both_hole_cards (000:L2898).
     """
     if variant not in VARIANT_CRITERIA:
         return Verdict(None, "variant_not_listed")
@@ -164,21 +168,24 @@ def detect(*, variant: str, board: str | Sequence[str] | None,
         return Verdict(None, "no_showdown")
     shown = shown_hands(variant, board or "", hands)
     for rule in criteria:
-        hit = _pair(rule, shown, players_dealt)
+        hit = _pair(rule, shown, players_dealt, max(qualifying_hands_min, 2),
+                    holdem_loser_both_hole_cards)
         if hit is not None:
             return Verdict(hit, "hit")
     return Verdict(None, "no_qualifying_pair")
 
 
-def _pair(rule: Criteria, shown: list[ShownHand], players_dealt: Sequence[int]) -> Hit | None:
+def _pair(rule: Criteria, shown: list[ShownHand], players_dealt: Sequence[int],
+          qualifying_min: int = 2, loser_both_hole_cards: bool = True) -> Hit | None:
     qualifying = [h for h in shown if h.value >= rule.value_min]
-    if len(qualifying) < 2:
+    if len(qualifying) < qualifying_min:
         return None
     best = max(h.value for h in qualifying)
     winners = [h for h in qualifying if h.value == best]
     # A loser must lose to a better hand and, in hold'em, play both hole cards.
     eligible = [h for h in qualifying
-                if h.value < best and h.uses_both_hole_cards is not False]
+                if h.value < best and (h.uses_both_hole_cards is not False
+                                       or not loser_both_hole_cards)]
     if not eligible:
         return None
     second = max(h.value for h in eligible)

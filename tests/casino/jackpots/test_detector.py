@@ -96,3 +96,36 @@ def test_omaha_four_jacks_beaten_by_a_straight_flush_hi_lo_uses_the_high_hand_00
                      players_dealt=SIX, players_min=5, criteria=OMAHA)
     assert verdict.hit is not None
     assert (verdict.hit.category, verdict.hit.losers, verdict.hit.winners) == (1, (1,), (2,))
+
+
+def test_the_hole_card_rule_is_the_rulebooks_000_L2898():
+    """000:L2898 (figure texas_holdem.loser_uses_both_hole_cards): with the rule,
+    a loser playing the board's full house is no loser; a rulebook without it
+    lets the same hands trigger."""
+    board, hands = "As Ac Ad Kc Kd", {1: "3h 2d", 2: "Ah 5c", **FILLER}
+    assert detect(variant="holdem", board=board, hands=hands, players_dealt=SIX,
+                  players_min=5, criteria=HOLDEM).hit is None
+    hit = detect(variant="holdem", board=board, hands=hands, players_dealt=SIX,
+                 players_min=5, criteria=HOLDEM, holdem_loser_both_hole_cards=False).hit
+    assert hit is not None and hit.winners == (2,)
+
+
+def test_the_number_of_qualifying_hands_is_the_rulebooks_000_L2821():
+    """000:L2821-2822 (figure payout.min_qualifying_hands = 2): two qualifying
+    hands trigger; a rulebook asking for three does not trigger on two."""
+    board, hands = "As Ks Kd 7c 2h", {1: "Ah Ad", 2: "Kc Kh", **FILLER}
+    assert _holdem(board, hands).hit is not None
+    assert detect(variant="holdem", board=board, hands=hands, players_dealt=SIX,
+                  players_min=5, criteria=HOLDEM, qualifying_hands_min=3).hit is None
+
+
+def test_hi_lo_games_take_part_by_the_rulebooks_switch_000_L3196():
+    """000:L3196-3198 (figure hi_lo_uses_high_criteria): Omaha hi-lo is judged
+    on its high hands; a rulebook switching that off leaves it out."""
+    from casino.jackpots.commands import variant_takes_part
+
+    on = {"jackpot.bad_beat.hi_lo_uses_high_criteria": True}
+    off = {"jackpot.bad_beat.hi_lo_uses_high_criteria": False}
+    assert variant_takes_part("omaha_hilo", on) is True
+    assert variant_takes_part("omaha_hilo", off) is False
+    assert variant_takes_part("omaha", off) is True

@@ -84,9 +84,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
                                          " no jackpot, built in"),
     "online.jackpot.bad_beat.cash_games_only": (JACKPOTS, "as jackpot.bad_beat."
                                                 "cash_games_only, online"),
-    "jackpot.bad_beat.payout.min_qualifying_hands": (JACKPOTS, "two qualifying hands, a"
-                                                     " loser and a winner, built into the"
-                                                     " detector"),
     "jackpot.bad_beat.contribution.posting": (JACKPOTS, "contributions roll up at the end"
                                               " of the gaming day, built in"),
     "jackpot.bad_beat.drop.posting": (JACKPOTS, "drops roll up at the end of the gaming"
@@ -97,12 +94,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     "jackpot.bad_beat.time_charge.kept_below_min_players": (JACKPOTS, "a paid period's"
                                                             " charge stays in the pool,"
                                                             " built in"),
-    "jackpot.bad_beat.texas_holdem.loser_uses_both_hole_cards": (JACKPOTS, "the detector"
-                                                                 " does not check that the"
-                                                                 " losing hand plays both"
-                                                                 " hole cards"),
-    "jackpot.bad_beat.hi_lo_uses_high_criteria": (JACKPOTS, "hi-lo games judged on the high"
-                                                  " hand, built in"),
     # tournaments
     "hexapro.unfinished.settle_within": (TOURNAMENTS, "unfinished HexaPro games are not"
                                          " settled within 90 days by any job"),
