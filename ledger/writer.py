@@ -188,25 +188,17 @@ class _GroupState:
                           | {str(e.payload.get("code")) for r in requests for e in r.events
                              if e.type == ACCOUNT_OPENED}
                           | {code for r in requests for code in r.report_balances})
-        cursor.execute("SELECT position, hash, now() FROM ledger_head WHERE id = 1 FOR UPDATE")
-        self.position, self.hash, self.now = cursor.fetchone()
-        # The reads must be a statement of their own, after the lock: under
-        # READ COMMITTED a statement sees the snapshot from when it started,
-        # so reads folded into the locking statement would miss whatever the
+        # The lock, then the reads as a statement of their own: under READ
+        # COMMITTED a statement sees the snapshot from when it started, so
+        # reads folded into the locking statement would miss whatever the
         # previous lock holder committed while this one waited (a retried
-        # key, a new stream version, a balance). The three reads share one
-        # round trip.
-        cursor.execute(
-            "SELECT"
-            " (SELECT json_agg(json_build_array(key, fingerprint, first_position,"
-            "   last_position)) FROM ledger_idempotency WHERE key = ANY(%b::text[])),"
-            " (SELECT json_agg(json_build_array(name, version))"
-            "   FROM ledger_stream WHERE name = ANY(%b::text[])),"
-            " (SELECT json_agg(json_build_array(code, type, currency, must_not_go_negative,"
-            "   balance_max_minor, balance_minor)) FROM ledger_account WHERE code = ANY(%b::text[]))",
-            [keys, streams, accounts],
-        )
-        key_rows, stream_rows, account_rows = cursor.fetchone()
+        # key, a new stream version, a balance). `ledger_lock_and_read`
+        # (migration 0005) runs the two statements, each with its own
+        # snapshot, in one round trip.
+        cursor.execute("SELECT * FROM ledger_lock_and_read(%b::text[], %b::text[], %b::text[])",
+                       [keys, streams, accounts])
+        self.position, self.hash, self.now, key_rows, stream_rows, account_rows = (
+            cursor.fetchone())
         self.keys: dict[str, tuple[str, int, int]] = {
             row[0]: (row[1], row[2], row[3]) for row in _json_rows(key_rows)
         }

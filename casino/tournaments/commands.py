@@ -50,6 +50,7 @@ import zoneinfo
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from django.db.models import Subquery
 from django_fsm import can_proceed
 
 from casino.wallet import account_ceiling
@@ -851,22 +852,24 @@ COMMANDS = {
 
 
 def _load(tournament_id: str) -> tuple[State, int, Tournament]:
-    """A tournament's stream version (read first), engine state and row.
+    """A tournament's stream version, engine state and row, in one statement.
 
-    The state is the snapshot row's (one statement, joined to the
-    tournament for its configuration), not a replay of the stream. The
-    snapshot is written in the same transaction as the events, so one read
-    after the version is at least as new as it: when a writer committed in
-    between, the append expecting the version read is stale and the runner
-    starts again.
+    The state is the snapshot row's (joined to the tournament for its
+    configuration, with the stream's version beside it), not a replay of
+    the stream. The snapshot is written in the same transaction as the
+    events and one statement sees one database snapshot, so the two agree;
+    when a writer commits after the read, the append expecting the version
+    read is stale and the runner starts again.
     """
     stream = ev.tournament_stream(tournament_id)
-    version = stream_version(stream)
+    snapshot = (TournamentSnapshot.objects.select_related("tournament")
+                .annotate(stream_version=Subquery(
+                    Stream.objects.filter(name=stream).values("version")[:1]))
+                .filter(tournament_id=tournament_id).first())
+    version = (snapshot.stream_version or 0) if snapshot is not None else stream_version(stream)
     if not version:
         raise TournamentError(Code.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}",
                               tournament_id=tournament_id)
-    snapshot = (TournamentSnapshot.objects.select_related("tournament")
-                .filter(tournament_id=tournament_id).first())
     if snapshot is None or snapshot.version < version:
         raise InvariantViolation(
             f"the snapshot of tournament {tournament_id} is behind its stream (version"
