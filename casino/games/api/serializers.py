@@ -26,7 +26,8 @@ class GameTableOpenSerializer(StrictSerializer):
                   " (a-c), `bonus_table` (i, ii). Ultimate Texas Hold'em: `trips_table`"
                   " (i-iv). Oasis: `version` (base, a, b, c, d), `win_minor_max` (the table's"
                   " posted win cap), `bonus` (fixed, progressive). Punto banco also"
-                  " `commission_minor_min`. Pai gow: `bank` (house, player). Open-faced chinese"
+                  " `commission_minor_min`. Roulette (casino): `wheel` (single_zero, double_zero)."
+                  " Pai gow: `bank` (house, player). Open-faced chinese"
                   " poker and chinese poker: `point_value_minor`, `scoring`. Other games:"
                   " none.")
     stake_min = MoneyField(help_text="The table's posted minimum stake.")

@@ -12,13 +12,18 @@ Bets (`spec`): straight/split/street/corner/six_line name their `numbers`,
 checked against the layout (three columns of twelve rows, zero above);
 dozen, column and quarter name `which` (1-3, 1-3, 1-4); red, black, even,
 odd, low and high need nothing.
+
+A casino table may post the 38-pocket wheel (table option `wheel`:
+`double_zero`, 002:L1573): 00 is written "00" (37 inside the engine), it
+loses or halves the bets zero does (002:L1602), and the five-number bet
+0-00-1-2-3 (`five_number`, 6 x, 002:L1594, L1604) is offered on it alone;
+the zero-side bets are those of decision games.roulette.double_zero.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .base import no_config
 from .common import (
     BetIn,
     BetInvalid,
@@ -35,6 +40,8 @@ from .common import (
 )
 
 TABLE = "games.roulette.payouts"
+DOUBLE_ZERO = 37          # "00" on the 38-pocket wheel (002:L1573)
+WHEELS = ("single_zero", "double_zero")
 RED = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
 NUMBERS = range(0, 37)
 INSIDE = ("straight", "split", "street", "corner", "six_line")
@@ -73,11 +80,48 @@ def _inside_sets() -> dict[str, set[frozenset[int]]]:
 INSIDE_SETS = _inside_sets()
 
 
-def covered(kind: str, spec: Mapping[str, Any]) -> frozenset[int]:
+def _double_zero_sets() -> dict[str, set[frozenset[int]]]:
+    """The 38-pocket layout: 0 and 00 side by side above the first row.
+
+    Decision games.roulette.double_zero: splits 0-1, 0-2, 00-2, 00-3 and 0-00;
+    streets 0-1-2, 0-00-2 and 00-2-3; the five-number bet 0-00-1-2-3; no
+    first-four corner.
+    """
+    sets = {k: set(v) for k, v in INSIDE_SETS.items()}
+    zz = DOUBLE_ZERO
+    sets["straight"].add(frozenset({zz}))
+    sets["split"] -= {frozenset({0, 3})}
+    sets["split"] |= {frozenset({zz, 2}), frozenset({zz, 3}), frozenset({0, zz})}
+    sets["street"] -= {frozenset({0, 2, 3})}
+    sets["street"] |= {frozenset({0, zz, 2}), frozenset({zz, 2, 3})}
+    sets["corner"] -= {frozenset({0, 1, 2, 3})}
+    sets["five_number"] = {frozenset({0, zz, 1, 2, 3})}
+    return sets
+
+
+DOUBLE_ZERO_SETS = _double_zero_sets()
+
+
+def _numbers_in(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The spec with "00" read as the engine's 37."""
+    numbers = spec.get("numbers")
+    if isinstance(numbers, list):
+        return {**spec, "numbers": [DOUBLE_ZERO if n == "00" else n for n in numbers]}
+    return dict(spec)
+
+
+def covered(kind: str, spec: Mapping[str, Any], wheel: str = "single_zero"
+            ) -> frozenset[int]:
     """The numbers a bet covers; BetInvalid if it is not a bet on the layout."""
-    if kind in INSIDE:
-        numbers = frozenset(spec_ints(spec, "numbers", 0, 36))
-        if numbers not in INSIDE_SETS[kind]:
+    if kind in INSIDE or kind == "five_number":
+        double = wheel == "double_zero"
+        sets = DOUBLE_ZERO_SETS if double else INSIDE_SETS
+        if kind not in sets:
+            raise BetInvalid("the five-number bet is played on the 38-pocket wheel only"
+                             " (002:L1604)")
+        numbers = frozenset(spec_ints(_numbers_in(spec) if double else spec, "numbers", 0,
+                                      DOUBLE_ZERO if double else 36))
+        if numbers not in sets[kind]:
             raise BetInvalid(f"{sorted(numbers)} is not a {kind} on the layout")
         return numbers
     if kind == "dozen":
@@ -99,35 +143,49 @@ class Roulette:
     tables = (TABLE,)
 
     def configure(self, config, tables):
-        return no_config(config)
+        if not config:
+            return {}
+        wheel = config.get("wheel")
+        if set(config) != {"wheel"} or wheel not in WHEELS:
+            raise BetInvalid("roulette takes `wheel`: single_zero or double_zero (002:L1573)")
+        if wheel == "double_zero" and not any(r["id"] == "five_number" for r in tables[TABLE]):
+            raise BetInvalid("this venue's rulebook posts no 38-pocket wheel")
+        return {"wheel": wheel} if wheel == "double_zero" else {}
 
     def bet_kind(self, kind, spec, tables, config) -> BetKind:
         rows = {row["id"]: row for row in tables[TABLE]}
         if kind not in rows:
             raise BetInvalid(f"this table's roulette has no bet {kind!r}")
-        numbers = covered(kind, spec)
+        wheel = config.get("wheel", "single_zero")
+        numbers = covered(kind, spec, wheel)
         row = rows[kind]
         if len(numbers) != row["numbers"]:
             raise BetInvalid(f"a {kind} covers {row['numbers']} numbers")
-        clean = {"numbers": sorted(numbers)} if kind in INSIDE else (
+        clean = {"numbers": sorted(numbers)} if kind in INSIDE or kind == "five_number" else (
             {"which": spec["which"]} if "which" in spec else {})
         return BetKind(kind, clean, row["bet_unit"],
                        f"{kind}:{'-'.join(map(str, sorted(numbers)))}")
 
     def check_outcome(self, outcome, config, bets, tables) -> dict[str, Any]:
+        if config.get("wheel") == "double_zero":
+            number = outcome.get("number")
+            if number == "00":
+                return {"number": DOUBLE_ZERO}
+            return {"number": int_in(number, 0, 36, "number (or \"00\")")}
         return {"number": int_in(outcome.get("number"), 0, 36, "number")}
 
     def settle(self, bets: Sequence[BetIn], outcome, tables: Tables, config) -> list[Settled]:
         number = outcome["number"]
         rows = tables[TABLE]
-        return [settle_bet(bet, number, rows) for bet in bets]
+        wheel = config.get("wheel", "single_zero")
+        return [settle_bet(bet, number, rows, wheel) for bet in bets]
 
 
-def settle_bet(bet: BetIn, number: int, rows) -> Settled:
-    """Settle one roulette bet on the winning number."""
+def settle_bet(bet: BetIn, number: int, rows, wheel: str = "single_zero") -> Settled:
+    """Settle one roulette bet on the winning number (0 and 00 alike, 002:L1602)."""
     row = find_row(rows, bet.kind)
-    if number in covered(bet.kind, bet.spec):
+    if number in covered(bet.kind, bet.spec, wheel):
         return pay(bet, TABLE, row, number=number)
-    if number == 0 and row["on_zero"] == "half":
+    if number in (0, DOUBLE_ZERO) and row["on_zero"] == "half":
         return half(bet, TABLE, row, number=number)
     return lose(bet, TABLE, row, row["cite"], number=number)

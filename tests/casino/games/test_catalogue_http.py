@@ -275,3 +275,20 @@ def test_an_oasis_progressive_royal_flush_is_a_jackpot_hit(controller,
     hit = JackpotHit.objects.get(id=bonus["bet_id"])
     assert (hit.row, hit.pool_basis_points, hit.state) == ("royal_flush", 10000, "hit")
     assert hit.players == {"1": player.id}
+
+
+def test_a_38_pocket_roulette_round_over_http(controller):
+    """002:L1573, L1604: a table posting the 38-pocket wheel takes the five-number bet
+    (checked against the EUR 3,000 five-number cap, 002:L3395) and pays it 6:1 on 00."""
+    table = open_table(controller, "roulette", {"wheel": "double_zero"})
+    player = funded_player()
+    body = play(controller, table["table_id"],
+                [(player.id, "five_number", {"numbers": [0, "00", 1, 2, 3]}, "10.00"),
+                 (player.id, "red", {}, "10.00")], {"number": "00"})
+    reconcile(body, game="roulette")
+    returned = {b["kind"]: b["returned_minor"] for b in body["bets"]}
+    assert returned == {"five_number": 70_00, "red": 5_00}        # 002:L1602: half
+    placed = Event.objects.filter(type="games.bet_placed",
+                                  payload__round_id=body["round_id"],
+                                  payload__kind="five_number").get()
+    assert placed.payload["bet_unit"] == "numbers_5"

@@ -18,15 +18,17 @@ STAKE = 1_000
 PAYS = {
     HALL: {"straight": 30, "split": 15, "street": 10, "corner": 7, "six_line": 4, "dozen": 2,
            "column": 2, "even": 1, "odd": 1, "black": 1, "red": 1, "low": 1, "high": 1},
-    CASINO: {"straight": 35, "split": 17, "street": 11, "corner": 8, "six_line": 5,
-             "quarter": 3, "dozen": 2, "column": 2, "even": 1, "odd": 1, "black": 1,
-             "red": 1, "low": 1, "high": 1},
+    CASINO: {"straight": 35, "split": 17, "street": 11, "corner": 8, "five_number": 6,
+             "six_line": 5, "quarter": 3, "dozen": 2, "column": 2, "even": 1, "odd": 1,
+             "black": 1, "red": 1, "low": 1, "high": 1},
 }
+DOUBLE_ZERO = {"wheel": "double_zero"}
 PAYS[PARTNER] = PAYS[HALL]
 EXAMPLE_SPEC = {
     "straight": {"numbers": [17]}, "split": {"numbers": [17, 20]},
     "street": {"numbers": [16, 17, 18]}, "corner": {"numbers": [17, 18, 20, 21]},
     "six_line": {"numbers": [16, 17, 18, 19, 20, 21]}, "quarter": {"which": 2},
+    "five_number": {"numbers": [0, "00", 1, 2, 3]},
     "dozen": {"which": 2}, "column": {"which": 2},
 }
 
@@ -43,15 +45,18 @@ def test_every_roulette_row_pays_its_odds_on_a_covered_number_and_loses_otherwis
     data = rows(book, TABLE)
     assert {row["id"]: row["pays"] for row in data} == PAYS[book]
     for row in data:
-        b = BetIn("b", row["id"], EXAMPLE_SPEC.get(row["id"], {}), STAKE)
-        numbers = covered(row["id"], b.spec)
+        config = DOUBLE_ZERO if row.get("wheel") == "double_zero" else {}
+        spec = GAME.bet_kind(row["id"], EXAMPLE_SPEC.get(row["id"], {}), tables(book),
+                             config).spec
+        b = BetIn("b", row["id"], spec, STAKE)
+        numbers = covered(row["id"], b.spec, config.get("wheel", "single_zero"))
         assert len(numbers) == row["numbers"], row["id"]
-        won = GAME.settle([b], {"number": min(numbers)}, tables(book), {})[0]
+        won = GAME.settle([b], {"number": min(numbers)}, tables(book), config)[0]
         assert (won.returned_minor, won.result, won.row) == (
             STAKE * (1 + PAYS[book][row["id"]]), "win", row["id"])
         assert won.cite == row["cite"]
         other = min(set(range(1, 37)) - numbers)
-        lost = GAME.settle([b], {"number": other}, tables(book), {})[0]
+        lost = GAME.settle([b], {"number": other}, tables(book), config)[0]
         assert (lost.returned_minor, lost.result, lost.row) == (0, "lose", row["id"])
 
 
@@ -60,7 +65,7 @@ def test_casino_zero_halves_the_even_chances_and_kills_dozens_columns_quarters()
     casino = tables(CASINO)
     results = {kind: GAME.settle([BetIn("b", kind, EXAMPLE_SPEC.get(kind, {}), STAKE)],
                                  {"number": 0}, casino, {})[0]
-               for kind in PAYS[CASINO]}
+               for kind in PAYS[CASINO] if kind != "five_number"}
     for kind in ("even", "odd", "red", "black", "low", "high"):
         assert (results[kind].returned_minor, results[kind].result) == (500, "half")
     for kind in ("dozen", "column", "quarter", "straight", "six_line"):
@@ -140,7 +145,37 @@ def test_exact_expected_return_of_every_roulette_bet_matches_the_hand_figure(boo
     """Enumerating the 37 pockets gives the hand-derived return for every row."""
     for kind, expected in HAND_RETURN[book].items():
         assert _expected_return(book, kind, EXAMPLE_SPEC.get(kind, {})) == expected, kind
-    assert set(HAND_RETURN[book]) == {row["id"] for row in rows(book, TABLE)}
+    assert set(HAND_RETURN[book]) == {row["id"] for row in rows(book, TABLE)
+                                      if row.get("wheel") != "double_zero"}
+
+
+def test_the_38_pocket_wheel_offers_the_five_number_bet():
+    """002:L1573, L1594, L1604 (decisions games.roulette.wheel, games.roulette.double_zero):
+    on 0-00-1-2-3 the five-number bet pays 6:1, over the 38 pockets it returns
+    5 x 7 / 38; 00 halves the even chances like zero (002:L1602); the single-zero table
+    refuses the bet and the number 00."""
+    config = GAME.configure({"wheel": "double_zero"}, tables(CASINO))
+    assert config == DOUBLE_ZERO
+    five = GAME.bet_kind("five_number", {"numbers": [3, 2, 1, "00", 0]}, tables(CASINO),
+                         config)
+    assert (five.bet_unit, five.spec["numbers"]) == ("numbers_5", [0, 1, 2, 3, 37])
+    total = Fraction(0)
+    for number in [*range(37), "00"]:
+        outcome = GAME.check_outcome({"number": number}, config, [], tables(CASINO))
+        settled = GAME.settle([BetIn("b", "five_number", five.spec, 100)], outcome,
+                              tables(CASINO), config)[0]
+        total += Fraction(settled.returned_minor, 100)
+    assert total / 38 == Fraction(35, 38)
+    red = GAME.bet_kind("red", {}, tables(CASINO), config)
+    on_00 = GAME.settle([BetIn("r", "red", red.spec, 100)], {"number": 37}, tables(CASINO),
+                        config)[0]
+    assert (on_00.result, on_00.returned_minor) == ("half", 50)
+    with pytest.raises(BetInvalid):
+        GAME.bet_kind("five_number", {"numbers": [0, "00", 1, 2, 3]}, tables(CASINO), {})
+    with pytest.raises(BetInvalid):
+        GAME.bet_kind("corner", {"numbers": [0, 1, 2, 3]}, tables(CASINO), config)
+    with pytest.raises(BetInvalid):
+        GAME.configure({"wheel": "double_zero"}, tables(HALL))     # no 38-pocket rows
 
 
 def test_every_inside_bet_position_has_the_same_return():

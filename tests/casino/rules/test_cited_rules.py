@@ -360,7 +360,8 @@ def test_single_zero_roulette_has_no_five_number_bet():
     with (DATA_DIR / "ray-casino.v1.d" / "games.toml").open("rb") as fh:
         payouts = next(t["rows"] for t in tomllib.load(fh)["tables"]
                        if t["key"] == "games.roulette.payouts")
-    assert 5 not in {row["numbers"] for row in payouts}
+    # The one five-number row is tied to the 38-pocket wheel (decision games.roulette.wheel).
+    assert [row["wheel"] for row in payouts if row["numbers"] == 5] == ["double_zero"]
     game = Roulette()
     assert game.check_outcome({"number": 36}, {}, [], {}) == {"number": 36}
     with pytest.raises(OutcomeInvalid):
