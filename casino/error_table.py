@@ -20,6 +20,7 @@ STATUS: dict[str, int] = {
     "cage.chips_not_outstanding": 422,
     "cage.account_ceiling": 422,
     "cage.concurrent_update": 409,
+    "cage.window_not_open": 409,
     # cashier: casino.cashier.errors.CashierErrorCode
     "cashier.invalid_request": 400,
     "cashier.window_busy": 409,

@@ -126,6 +126,7 @@ from casino.compliance.pipeline import (
     venue_day,
     verdict_record,
 )
+from casino.accounts import cage_window
 from casino.players.events import player_stream
 from casino.rules import queries as rules
 from casino.rules.models import Figure as RuleFigure
@@ -134,7 +135,7 @@ from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from casino.wallet import account_ceiling
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
 from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
-from ledger.read import AccountType
+from ledger.read import AccountType, Event, stream_version
 from ledger.read import balances_after
 
 from .errors import CageError, CageErrorCode
@@ -234,7 +235,7 @@ class CashContext:
 
 def deposit(*, player_id: str, venue: str, amount_minor: int, currency: str,
             method: str = "cash", actor: str, idempotency_key: str | None = None,
-            at: dt.datetime | None = None) -> CageResult:
+            at: dt.datetime | None = None, window: str = "") -> CageResult:
     """Credit the player's gaming account with cash at the cage or a bank transfer.
 
     Raises AttemptRejected (the rule is recorded), CageError, ComplianceError
@@ -243,12 +244,12 @@ def deposit(*, player_id: str, venue: str, amount_minor: int, currency: str,
     """
     return _transact(DEPOSIT, player_id=player_id, venue_code=venue, amount_minor=amount_minor,
                      currency=currency, method=method, actor=actor,
-                     idempotency_key=idempotency_key, at=at)
+                     idempotency_key=idempotency_key, at=at, window=window)
 
 
 def withdraw(*, player_id: str, venue: str, amount_minor: int, currency: str,
              method: str = "cash", actor: str, idempotency_key: str | None = None,
-             at: dt.datetime | None = None) -> CageResult:
+             at: dt.datetime | None = None, window: str = "") -> CageResult:
     """Pay out of the player's gaming account in cash or by bank transfer.
 
     More than the balance is refused with `cage.insufficient_funds` (no credit,
@@ -256,12 +257,12 @@ def withdraw(*, player_id: str, venue: str, amount_minor: int, currency: str,
     """
     return _transact(WITHDRAWAL, player_id=player_id, venue_code=venue,
                      amount_minor=amount_minor, currency=currency, method=method, actor=actor,
-                     idempotency_key=idempotency_key, at=at)
+                     idempotency_key=idempotency_key, at=at, window=window)
 
 
 def buy_chips(*, player_id: str, venue: str, amount_minor: int, currency: str,
               paid_with: str = "cash", actor: str, idempotency_key: str | None = None,
-              at: dt.datetime | None = None) -> CageResult:
+              at: dt.datetime | None = None, window: str = "") -> CageResult:
     """Sell chips for cash or from the gaming account; the chip float grows.
 
     Chips are never sold on credit (002:L1541): paid from the account, more
@@ -270,12 +271,12 @@ def buy_chips(*, player_id: str, venue: str, amount_minor: int, currency: str,
     """
     return _transact(CHIP_PURCHASE, player_id=player_id, venue_code=venue,
                      amount_minor=amount_minor, currency=currency, method=paid_with,
-                     actor=actor, idempotency_key=idempotency_key, at=at)
+                     actor=actor, idempotency_key=idempotency_key, at=at, window=window)
 
 
 def redeem_chips(*, player_id: str, venue: str, amount_minor: int, currency: str,
                  paid_to: str = "cash", actor: str, idempotency_key: str | None = None,
-                 at: dt.datetime | None = None) -> CageResult:
+                 at: dt.datetime | None = None, window: str = "") -> CageResult:
     """Take chips back for cash or into the gaming account (002:L1551).
 
     More than the venue's chips outstanding is refused with
@@ -284,14 +285,17 @@ def redeem_chips(*, player_id: str, venue: str, amount_minor: int, currency: str
     """
     return _transact(CHIP_REDEMPTION, player_id=player_id, venue_code=venue,
                      amount_minor=amount_minor, currency=currency, method=paid_to,
-                     actor=actor, idempotency_key=idempotency_key, at=at)
+                     actor=actor, idempotency_key=idempotency_key, at=at, window=window)
 
 
 def _transact(operation: Operation, *, player_id: str, venue_code: str, amount_minor: int,
               currency: str, method: str, actor: str, idempotency_key: str | None,
-              at: dt.datetime | None) -> CageResult:
+              at: dt.datetime | None, window: str = "") -> CageResult:
     arguments = {"player_id": player_id, "venue": venue_code, "amount_minor": amount_minor,
                  "currency": currency, "method": method}
+    if window:
+        # Only when named, so a request without a window keeps its fingerprint.
+        arguments["window"] = window
     return run(COMMANDS[operation.name], arguments,
                Call(actor=actor, key=idempotency_key, at=at, source=SOURCE))
 
@@ -318,6 +322,8 @@ class CageContext:
     cash: CashContext | None
     cash_payment_max: RuleFigure | None     # in force on local_day, cash only
     account_offered: RuleFigure | None = None   # only when the account is touched
+    window: str = ""                        # the cashier window that served it
+    window_version: int | None = None       # its stream, read with its open shift
 
 
 class CageCommand(BaseCommand[CageContext, CageResult]):
@@ -348,7 +354,9 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                             " chips, only bank transfers", venue=venue.code, method=method)
         player_id = arguments["player_id"]
         day = venue_day(venue, at)
-        debit, credit = _legs(operation, method, venue.code, player_id)
+        window = arguments.get("window") or ""
+        window_version = _open_window_version(venue.code, window) if window else None
+        debit, credit = _legs(operation, method, venue.code, player_id, window)
         # Only an operation that moves gaming-account money meets the
         # account's ceiling and transfer ban (decision online.account.scope).
         moves_account = gaming_account(player_id) in (debit, credit)
@@ -375,7 +383,8 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                            local_day=local_day, debit=debit, credit=credit, version=version,
                            attempt=attempt, compliance=compliance, verdict=verdict, cash=cash,
                            cash_payment_max=cash_payment_max,
-                           account_offered=account_offered)
+                           account_offered=account_offered, window=window,
+                           window_version=window_version)
 
     def check(self, context: CageContext) -> Rejection | None:
         verdict = context.verdict
@@ -393,11 +402,17 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                         currency=context.currency, method=context.method,
                         debit=context.debit, credit=context.credit, at=context.at,
                         day=context.day, verdict=verdict_record(context.verdict),
-                        cash=context.cash)
+                        cash=context.cash, window=context.window)
         accounts = [_account_terms(code, venue=context.venue, player_id=context.player_id,
                                    on=context.local_day)
                     for code in (context.debit, context.credit)]
-        return Decision(events, {player_stream(context.player_id): context.version},
+        versions = {player_stream(context.player_id): context.version}
+        if context.window:
+            # A shift closing meanwhile makes this append stale: never a cash
+            # movement at a window after its count.
+            versions[window_stream(context.venue.code, context.window)] = (
+                context.window_version)
+        return Decision(events, versions,
                         accounts=accounts,
                         report_balances=_answer_accounts(context.player_id, context.venue.code))
 
@@ -456,8 +471,8 @@ COMMANDS = {operation.name: CageCommand(operation)
 
 def decide(operation: Operation, *, player_id: str, venue_code: str, amount_minor: int,
            currency: str, method: str, debit: str, credit: str, at: dt.datetime,
-           day: dt.date, verdict: Mapping[str, Any], cash: CashContext | None
-           ) -> list[NewEvent]:
+           day: dt.date, verdict: Mapping[str, Any], cash: CashContext | None,
+           window: str = "") -> list[NewEvent]:
     """Return the cage event and any AML alerts (pure: no reads, no writes)."""
     stream = player_stream(player_id)
     payload: dict[str, Any] = {
@@ -465,6 +480,8 @@ def decide(operation: Operation, *, player_id: str, venue_code: str, amount_mino
         "currency": currency, "method": method, "account": gaming_account(player_id),
         "gaming_day": day.isoformat(), "verdict": dict(verdict),
     }
+    if window:
+        payload["window"] = window
     alerts: list[dict[str, Any]] = []
     if cash is not None:
         near = _near_threshold(amount_minor, cash.threshold_minor)
@@ -538,6 +555,26 @@ def aml_alerts(cash: CashContext, *, amount_minor: int, near: bool, currency: st
     return alerts
 
 
+SHIFT_OPENED = "cashier.shift_opened"      # casino.cashier.events (read, not imported)
+SHIFT_CLOSED = "cashier.shift_closed"
+
+
+def window_stream(venue_code: str, window: str) -> str:
+    return f"cashier/{venue_code}/{window}"
+
+
+def _open_window_version(venue_code: str, window: str) -> int:
+    """The window's stream version, if a shift is open on it; else refuse (409)."""
+    stream = window_stream(venue_code, window)
+    last = (Event.objects.filter(stream=stream, type__in=(SHIFT_OPENED, SHIFT_CLOSED))
+            .order_by("-position").values_list("type", flat=True).first())
+    if last != SHIFT_OPENED:
+        raise CageError(CageErrorCode.WINDOW_NOT_OPEN,
+                        f"cashier window {window} at {venue_code} has no open shift",
+                        venue=venue_code, window=window)
+    return stream_version(stream)
+
+
 def _near_threshold(amount_minor: int, threshold_minor: int | None) -> bool:
     if threshold_minor is None:
         return False
@@ -545,10 +582,15 @@ def _near_threshold(amount_minor: int, threshold_minor: int | None) -> bool:
     return threshold_minor * NEAR_THRESHOLD_PERCENT <= share < threshold_minor * 100
 
 
-def _legs(operation: Operation, method: str, venue_code: str, player_id: str
-          ) -> tuple[str, str]:
-    """Return the (debit, credit) account codes of the operation's posting pair."""
-    means = {"cash": cage_cash(venue_code), "bank": bank_clearing(venue_code),
+def _legs(operation: Operation, method: str, venue_code: str, player_id: str,
+          window: str = "") -> tuple[str, str]:
+    """Return the (debit, credit) account codes of the operation's posting pair.
+
+    Cash served at a named cashier window moves that window's cash
+    (casino.accounts.cage_window), so its shift's count expects it.
+    """
+    cash = cage_window(venue_code, window) if window else cage_cash(venue_code)
+    means = {"cash": cash, "bank": bank_clearing(venue_code),
              "account": gaming_account(player_id)}[method]
     codes = {"means": means, "account": gaming_account(player_id),
              "chips": chips_outstanding(venue_code)}
@@ -586,6 +628,9 @@ def _account_terms(code: str, *, venue: Venue, player_id: str, on: dt.date) -> d
     if code == bank_clearing(venue.code):
         return dict(code=code, type=AccountType.ASSET, currency=venue.currency,
                     name=f"Bank clearing for {venue.code}")
+    if code.startswith(cage_window(venue.code, "")):
+        return dict(code=code, type=AccountType.ASSET, currency=venue.currency,
+                    name=f"Cashier window {code.rsplit('/', 1)[1]} at {venue.code}")
     raise InvariantViolation(f"the cage does not open account {code}")
 
 

@@ -17,6 +17,8 @@ class CageErrorCode(StrEnum):
     CHIPS_NOT_OUTSTANDING = "cage.chips_not_outstanding"
     ACCOUNT_CEILING = "cage.account_ceiling"
     CONCURRENT_UPDATE = "cage.concurrent_update"
+    WINDOW_NOT_OPEN = "cage.window_not_open"
+    """Cash named to a cashier window that has no open shift (issue 17): 409."""
 
 
 class CageError(CodedError):

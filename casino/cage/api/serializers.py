@@ -26,6 +26,10 @@ class _CageRequestSerializer(StrictSerializer):
     currency = serializers.RegexField(
         r"^[A-Z]{3}$", help_text="ISO 4217: the venue's currency.",
         error_messages={"invalid": "a three-letter ISO 4217 code"})
+    window = serializers.RegexField(
+        r"^[^/:]{1,40}$", required=False,
+        help_text="The cashier window that served it (optional): its cash moves, so its"
+                  " shift's count expects it; the window needs an open shift.")
 
 
 class DepositSerializer(_CageRequestSerializer):

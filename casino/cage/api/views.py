@@ -72,6 +72,7 @@ class _CageWriteView(APIView):
             player_id=data["player_id"], venue=data["venue"], amount_minor=data["amount"],
             currency=data["currency"], actor=request.user.get_username(),
             idempotency_key=key, **{self.method_field: data[self.method_field]},
+            window=data.get("window", ""),
         )
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(CageTransactionSerializer(result).data, status=201, headers=headers)

@@ -151,3 +151,56 @@ def test_a_bad_count_is_refused(venues):
         with pytest.raises(CashierError) as refused:
             open_shift(venue=VENUE, window="w1", bank=count, actor="cara")
         assert refused.value.code == "cashier.invalid_request"
+
+
+def test_cage_operations_at_a_window_move_its_expected_amount(venues):
+    """A deposit and a withdrawal in cash naming window w1 are counted at its close."""
+    from casino.cage.commands import deposit, withdraw
+    from tests.casino.conftest import make_player
+
+    player = make_player()
+    open_shift(venue=VENUE, window="w1", bank=BANK, actor="cara")
+    deposit(player_id=player.id, venue=VENUE, amount_minor=300_00, currency="EUR",
+            method="cash", actor="cara", window="w1")
+    withdraw(player_id=player.id, venue=VENUE, amount_minor=100_00, currency="EUR",
+             method="cash", actor="cara", window="w1")
+    assert balance(f"cage/{VENUE}/windows/w1") == TWO_THOUSAND + 200_00
+    assert balance(f"cage/{VENUE}/cash") == 0
+    assert Event.objects.filter(type="cage.cash_deposited").get().payload["window"] == "w1"
+    with pytest.raises(CashierError) as refused:
+        close_shift(venue=VENUE, window="w1", count=BANK, actor="cara")
+    assert refused.value.details["expected_minor"] == TWO_THOUSAND + 200_00
+
+
+def test_a_window_without_a_shift_takes_no_cash(venues):
+    from casino.cage.commands import deposit
+    from casino.errors import CodedError
+    from tests.casino.conftest import make_player
+
+    player = make_player()
+    events = Event.objects.count()
+    with pytest.raises(CodedError) as refused:
+        deposit(player_id=player.id, venue=VENUE, amount_minor=300_00, currency="EUR",
+                method="cash", actor="cara", window="w7")
+    assert refused.value.code == "cage.window_not_open"
+    assert status_for(refused.value.code) == 409
+    assert Event.objects.count() == events
+
+
+def test_the_api_takes_an_optional_window(venues):
+    from tests.casino.api.conftest import client_for
+    from tests.casino.conftest import make_player
+    from casino.roles import Role
+
+    player = make_player()
+    open_shift(venue=VENUE, window="w2", bank=BANK, actor="cara")
+    client = client_for(Role.CAGE)
+    body = {"player_id": player.id, "venue": VENUE, "amount": "50.00", "currency": "EUR",
+            "method": "cash"}
+    without = client.post("/api/v1/cage/deposits", body, format="json",
+                          HTTP_IDEMPOTENCY_KEY="d-1")
+    at_window = client.post("/api/v1/cage/deposits", {**body, "window": "w2"}, format="json",
+                            HTTP_IDEMPOTENCY_KEY="d-2")
+    assert (without.status_code, at_window.status_code) == (201, 201)
+    assert balance(f"cage/{VENUE}/windows/w2") == TWO_THOUSAND + 50_00
+    assert balance(f"cage/{VENUE}/cash") == 50_00
