@@ -85,9 +85,8 @@ def load_context(attempt: Attempt) -> AttemptContext:
     # national law) cites its decision row, so a refusal still names a source.
     figures = {
         key: Figure(row.value, row.cite or f"{rulebook.rulebook_id} decision {row.decision}")
-        for key, row in rules.figures(rulebook).items()
-        if (row.effective_from is None or row.effective_from <= local.date())
-        and key not in GAMING_ACCOUNT_RULES
+        for key, row in rules.figures_in_force(rulebook, local.date()).items()
+        if key not in GAMING_ACCOUNT_RULES
     }
     account_local = None
     if attempt.account:

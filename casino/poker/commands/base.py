@@ -18,7 +18,7 @@ from casino.compliance.events import ALERT_RAISED
 from casino.compliance.pipeline import Attempt, load_context as load_compliance
 from casino.compliance.pipeline import rejection as compliance_rejection
 from casino.rules import queries as rules
-from casino.rules.models import Figure, RulebookVersion, Venue
+from casino.rules.models import RulebookVersion, Venue
 from casino.rules.queries import venue_day
 from casino.runner import BaseCommand, Call, Rejection
 from ledger import InvariantViolation, NewEvent, RecordedEvent
@@ -339,10 +339,12 @@ def _local_date(place: Venue, at: dt.datetime) -> dt.date:
 
 
 def _figures(rulebook: RulebookVersion, on: dt.date) -> dict[str, tuple[Any, str]]:
-    """The rulebook's figures in force on a venue-local day: key -> (value, cite)."""
-    return {row.figure_key: (row.value, row.cite)
-            for row in Figure.objects.filter(rulebook=rulebook)
-            if row.effective_from is None or row.effective_from <= on}
+    """The rulebook's figures in force on a venue-local day: key -> (value, cite).
+
+    From the process cache (rules.figures_in_force): no statement once cached.
+    """
+    return {key: (row.value, row.cite)
+            for key, row in rules.figures_in_force(rulebook, on).items()}
 
 
 def _check_running(ctx: HandContext) -> None:
