@@ -238,8 +238,45 @@ class HasRole(BasePermission):
             if allowed is None:
                 return False
         if allowed == ANY_CLIENT:
-            return bool(request.user and request.user.is_authenticated)
-        return has_role(request.user, *allowed)
+            admitted = bool(request.user and request.user.is_authenticated)
+        else:
+            admitted = has_role(request.user, *allowed)
+        if not admitted:
+            return False
+        outside = venues_outside_scope(request, view)
+        if outside:
+            self.message = (f"this API key does not serve {', '.join(outside)}"
+                            " (casino.keys: a key is scoped to its venues)")
+            return False
+        return True
+
+
+def request_venues(request, view) -> set[str]:
+    """The venues a request names: in its URL, its query, or its body's `venue`."""
+    named = set()
+    kwargs = getattr(view, "kwargs", None) or {}
+    if kwargs.get("venue"):
+        named.add(str(kwargs["venue"]))
+    if request.query_params.get("venue"):
+        named.add(request.query_params["venue"])
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        data = request.data     # a malformed body raises its 400 here, as in the view
+        if isinstance(data, dict) and isinstance(data.get("venue"), str):
+            named.add(data["venue"])
+    return named
+
+
+def venues_outside_scope(request, view) -> list[str]:
+    """The venues a request names that its API key does not serve (none: in scope).
+
+    A key without venues serves every venue; a session (the admin) is not
+    scoped. Writes about a table, round or hand are scoped through the venue
+    their body or URL names; one that names none is not checked here.
+    """
+    key = getattr(request, "auth", None)
+    if not getattr(key, "venues", None):
+        return []       # no key (a session), or a key for every venue
+    return sorted(venue for venue in request_venues(request, view) if not key.serves(venue))
 
 
 # ---------------------------------------------------------------------------
@@ -324,10 +361,14 @@ def feed_filter(request, events):
     from dataclasses import replace
 
     roles = roles_of(request.user)
+    serves = getattr(getattr(request, "auth", None), "serves", None)
     shown = []
     for event in events:
         if not may_read_event(roles, event.type):
             continue
+        venue = event.payload.get("venue") if isinstance(event.payload, dict) else None
+        if serves is not None and isinstance(venue, str) and not serves(venue):
+            continue        # a venue-scoped key reads its venues' events only
         if not roles & PERSONAL_DATA_ROLES:
             hidden: set[str] = set()
             payload = _redact(dict(event.payload), hidden)

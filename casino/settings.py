@@ -73,6 +73,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    # Its abstract key model under casino.keys' ClientKey (its own APIKey
+    # table is unused).
+    "rest_framework_api_key",
+    "casino.keys",
     "django_filters",
     "drf_spectacular",
     "ledger",
