@@ -184,6 +184,7 @@ MATRIX: dict[str, frozenset[Role] | str] = {
     "POST /api/v1/machine-jackpots/{jackpot_id}/hits": frozenset({TC}),
     "POST /api/v1/machine-meters/reconciliations": frozenset({CO, ACC}),
     "POST /api/v1/machines/{machine_id}/malfunction-credits": frozenset({TC, CO}),
+    "POST /api/v1/machines/{machine_id}/pay-outs": frozenset({TC}),
     "POST /api/v1/malfunction-credits/{credit_id}/approve": frozenset({CO}),
     "POST /api/v1/malfunction-credits/{credit_id}/reject": frozenset({CO}),
     "POST /api/v1/slot-tournaments": frozenset({CO}),

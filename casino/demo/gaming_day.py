@@ -80,6 +80,7 @@ from ledger.read import head
 
 from . import coups, hands
 from . import back_office, catalogue
+from . import machines as machine_floor
 from .clock import business_time, helsinki
 
 SEED_DEFAULT = 2026
@@ -353,6 +354,7 @@ class Demo:
         steps += self._tournaments(number, day)
         steps += catalogue.steps(self, number, day)     # issue 22: the whole catalogue
         steps += back_office.steps(self, number, day)   # issue 17: cashier, table games
+        steps += machine_floor.steps(self, number, day)  # issue 15: gaming machines
         return sorted(steps, key=lambda s: s.at)  # sorted() is stable
 
     def _cage(self, number: int, day: dt.date) -> list[Step]:

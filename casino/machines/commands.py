@@ -72,6 +72,7 @@ from .errors import PlacementRejected, RoundRejected
 from .events import (
     BATCH_REPORTED,
     CASH_INSERTED,
+    CREDITS_CANCELLED,
     MACHINE_REGISTERED,
     PLACEMENT_REJECTED,
     PREMISES_ENTRY_POSTED,
@@ -1106,6 +1107,89 @@ class CashOut(_CreditCommand):
 
 INSERT_CASH = InsertCash()
 CASH_OUT = CashOut()
+PAY_OUT_TO = ("cash_desk", "account")
+
+
+def pay_out(*, machine_id: str, to: str, player_id: str | None = None, actor: str,
+            idempotency_key: str | None = None) -> CreditResult:
+    """Pay the machine's whole credit out by hand: at the cash desk or to an account.
+
+    002:L1399 (and L1427-1429): a win may be paid at the venue's cash desk,
+    verified from the machine, or to the player's payment card; the credit
+    leaves the machine as cancelled credits (its meter), to the cage's cash
+    (`cash_desk`) or to the player's gaming account (`account`, up to its
+    ceiling, the rest owed to the bank account: decision
+    online.account.balance_overflow). 409 machines.nothing_to_cash_out.
+    """
+    if to not in PAY_OUT_TO:
+        raise _invalid(f"to: one of {', '.join(PAY_OUT_TO)}", field="to")
+    if (to == "account") != bool(player_id):
+        raise _invalid("a pay-out to an account names its player, and only then",
+                       field="player_id")
+    return run(PAY_OUT, {"machine_id": machine_id, "to": to, "player_id": player_id},
+               _call(actor, idempotency_key))
+
+
+@dataclass(frozen=True, slots=True)
+class PayOutContext:
+    credit: CreditContext
+    to: str
+    player_id: str | None
+    credits: Mapping[str, PlayerCredit]
+
+
+class PayOut(BaseCommand[PayOutContext, CreditResult]):
+    name = "machines.pay_out"
+    source = SOURCE
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> PayOutContext:
+        context = CASH_OUT.load(arguments, call)
+        credits = {}
+        if arguments["to"] == "account" and context.credit_minor > 0:
+            credits = credit_players({arguments["player_id"]: context.credit_minor},
+                                     currency=context.machine.currency,
+                                     venue=context.place.code, open_payouts_due=False)
+        return PayOutContext(context, arguments["to"], arguments["player_id"], credits)
+
+    def check(self, context: PayOutContext) -> Rejection | None:
+        return CASH_OUT.check(context.credit)
+
+    def decide(self, context: PayOutContext) -> Decision:
+        c = context.credit
+        m, amount = c.machine, c.credit_minor
+        postings = [Posting(credit_account(m.id), amount, m.currency)]
+        accounts: list[Mapping[str, Any]] = []
+        payload: dict[str, Any] = {"machine_id": m.id, "venue": m.venue,
+                                   "amount_minor": amount, "to": context.to,
+                                   "player_id": context.player_id,
+                                   "cite": "002:L1399"}
+        if context.to == "cash_desk":
+            postings.append(Posting(cage_cash(m.venue), -amount, m.currency))
+            accounts.append(dict(code=cage_cash(m.venue), type=AccountType.ASSET,
+                                 currency=m.currency, name=f"Cage cash at {m.venue}"))
+        else:
+            postings += list(context.credits[context.player_id].postings)
+            accounts += accounts_to_open(context.credits.values())
+            blocks = overflow_blocks(context.credits.values())
+            if blocks:
+                payload[OVERFLOW_KEY] = blocks
+        event = NewEvent(stream=machine_stream(m.id), type=CREDITS_CANCELLED, payload=payload,
+                         postings=tuple(postings), schema_version=SCHEMA_VERSION,
+                         occurred_at=c.at, gaming_day=venue_day(c.place, c.at))
+        return Decision([event], {event.stream: c.version}, accounts=accounts)
+
+    def refusal(self, context: PayOutContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, UnknownAccount) and context.player_id:
+            return _invalid("the player has no gaming account", field="player_id")
+        return None
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> CreditResult:
+        p = events[0].payload
+        return CreditResult(p["machine_id"], p["amount_minor"], events[0].position, None,
+                            replayed)
+
+
+PAY_OUT = PayOut()
 
 
 def redeem_voucher(*, voucher_id: str, machine_id: str | None = None, actor: str,

@@ -33,6 +33,8 @@ Payload keys (amounts in minor units):
                            message, amount_minor, limit_minor, rulebook, cite,
                            hint, checks_passed
     voucher_issued         voucher_id, machine_id, venue, amount_minor
+    credits_cancelled      machine_id, venue, amount_minor, to ("cash_desk" or
+                           "account"), player_id, overflow (a split credit)
     voucher_redeemed       voucher_id, venue, amount_minor, at ("cage" or
                            "machine"), machine_id (the redeeming machine)
 
@@ -78,6 +80,7 @@ SLOT_TOURNAMENT_STARTED = "machines.slot_tournament_started"
 SLOT_TOURNAMENT_FINISHED = "machines.slot_tournament_finished"
 SLOT_TOURNAMENT_REJECTED = "machines.slot_tournament_rejected"
 METERS_RECONCILED = "machines.meters_reconciled"
+CREDITS_CANCELLED = "machines.credits_cancelled"
 
 PROJECTED_TYPES = frozenset({MACHINE_REGISTERED, PREMISES_ENTRY_POSTED, CASH_INSERTED,
                              ROUND_PLAYED, ROUND_REJECTED, VOUCHER_ISSUED,
@@ -86,7 +89,7 @@ PROJECTED_TYPES = frozenset({MACHINE_REGISTERED, PREMISES_ENTRY_POSTED, CASH_INS
                              MALFUNCTION_CREDIT_REJECTED, SLOT_TOURNAMENT_ANNOUNCED,
                              SLOT_TOURNAMENT_PRIZES_PUBLISHED, SLOT_TOURNAMENT_ENTERED,
                              SLOT_TOURNAMENT_STARTED, SLOT_TOURNAMENT_FINISHED,
-                             METERS_RECONCILED})
+                             METERS_RECONCILED, CREDITS_CANCELLED})
 
 
 def machine_stream(machine_id: str) -> str:

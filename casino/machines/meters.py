@@ -37,6 +37,7 @@ from ledger.read import stream_version
 from .errors import MachinesError, MachinesErrorCode as Code
 from .events import (
     CASH_INSERTED,
+    CREDITS_CANCELLED,
     JACKPOT_HIT_PAID,
     METERS_RECONCILED,
     SCHEMA_VERSION,
@@ -68,7 +69,9 @@ SELECT m.id,
   coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cash)s
                                         AND p.account_id = 'machine/' || m.id || '/cash'), 0),
   coalesce(sum(p.amount_minor) FILTER (
-      WHERE p.account_id = 'machine/' || m.id || '/malfunction_credits'), 0)
+      WHERE p.account_id = 'machine/' || m.id || '/malfunction_credits'), 0),
+  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cancelled)s
+                                        AND p.account_id = 'machine/' || m.id || '/credit'), 0)
 FROM machines_machine m
 JOIN ledger_posting p ON p.account_id LIKE 'machine/' || m.id || '/%%'
 JOIN ledger_event e ON e.position = p.event_id
@@ -77,7 +80,7 @@ GROUP BY m.id
 """
 LEDGER_COLUMNS = ("coin_in_minor", "coin_out_minor", "jackpots_minor",
                   "vouchers_issued_minor", "vouchers_redeemed_minor", "cash_in_minor",
-                  "malfunction_credits_minor")
+                  "malfunction_credits_minor", "cancelled_credits_minor")
 
 
 def ledger_day(venue: str, day: dt.date) -> dict[str, dict[str, int]]:
@@ -90,7 +93,8 @@ def ledger_day(venue: str, day: dt.date) -> dict[str, dict[str, int]]:
         cursor.execute(LEDGER_METERS_SQL, {"venue": venue, "day": day, "hit": JACKPOT_HIT_PAID,
                                            "issued": VOUCHER_ISSUED,
                                            "redeemed": VOUCHER_REDEEMED,
-                                           "cash": CASH_INSERTED})
+                                           "cash": CASH_INSERTED,
+                                           "cancelled": CREDITS_CANCELLED})
         rows = cursor.fetchall()
     return {row[0]: dict(zip(LEDGER_COLUMNS, map(int, row[1:]))) for row in rows}
 

@@ -62,6 +62,8 @@ class Premises(models.Model):
 class MachineDay(models.Model):
     """One machine's meters on one gaming day, kept by the projection."""
 
+    # Natural, so that a rebuild reproduces the rows exactly (`<machine>/<day>`).
+    key = models.CharField(max_length=80, primary_key=True)
     machine = models.ForeignKey(Machine, on_delete=models.CASCADE, related_name="days")
     day = models.DateField()
     coin_in_minor = models.BigIntegerField(default=0)

@@ -16,6 +16,7 @@ from ledger import RecordedEvent
 
 from .events import (
     CASH_INSERTED,
+    CREDITS_CANCELLED,
     MACHINE_REGISTERED,
     PREMISES_ENTRY_POSTED,
     PROJECTED_TYPES,
@@ -39,7 +40,6 @@ from casino.rules.cache import invalidate
 
 from .models import (
     Machine,
-    MachineDay,
     MachineJackpot,
     MachineJackpotHit,
     MachineJackpotLink,
@@ -59,8 +59,8 @@ METERS = ("coin_in_minor", "coin_out_minor", "cash_in_minor", "vouchers_issued_m
           "cancelled_credits_minor", "malfunction_credits_minor",
           "jackpot_contributions_minor")
 UPSERT_SQL = """
-INSERT INTO machines_machineday (machine_id, day, {columns})
-VALUES (%s, %s, {values})
+INSERT INTO machines_machineday (key, machine_id, day, {columns})
+VALUES (%s || '/' || %s::text, %s, %s, {values})
 ON CONFLICT (machine_id, day) DO UPDATE SET {updates}
 """
 
@@ -82,11 +82,17 @@ class MachinesProjection:
         Machine.objects.all().delete()  # meters cascade
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
-        """Apply a group: rounds in one insert and one meters upsert per machine and day."""
+        """Apply a group: rounds in one insert, one meters upsert per machine and day."""
         rounds: list[tuple] = []
         meters: dict[tuple[str, Any], dict[str, int]] = {}
         for event in events:
             p = event.payload
+            amounts = meter_amounts(event)
+            if amounts is not None:
+                row = meters.setdefault((amounts[0], event.gaming_day),
+                                        dict.fromkeys(METERS, 0))
+                for name, value in amounts[1].items():
+                    row[name] += value
             if event.type in (ROUND_PLAYED, ROUND_REJECTED):
                 played = event.type == ROUND_PLAYED
                 rounds.append((f"{p['machine_id']}/{p['round_id']}", p["machine_id"],
@@ -94,16 +100,6 @@ class MachinesProjection:
                                "" if played else p["rule"], p.get("fingerprint", ""),
                                p.get("total_minor", 0) if played else 0,
                                p.get("player_id") or "", event.position))
-                row = meters.setdefault((p["machine_id"], event.gaming_day),
-                                        dict.fromkeys(METERS, 0))
-                if played:
-                    row["coin_in_minor"] += p["total_minor"]
-                    row["coin_out_minor"] += p["win_minor"]
-                    row["rounds"] += 1
-                    row["jackpot_contributions_minor"] += sum(
-                        p.get("jackpot_contributions", {}).values())
-                else:
-                    row["rounds_rejected"] += 1
                 continue
             _apply(event)
         if rounds:
@@ -111,6 +107,30 @@ class MachinesProjection:
                 cursor.execute(ROUNDS_INSERT, [list(column) for column in zip(*rounds)])
         for (machine_id, day), amounts in meters.items():
             _upsert(machine_id, day, amounts)
+
+
+def meter_amounts(event) -> tuple[str, dict[str, int]] | None:
+    """What an event adds to its machine's meters of its gaming day (pure)."""
+    p = event.payload
+    if event.type == ROUND_PLAYED:
+        amounts = {"coin_in_minor": p["total_minor"], "coin_out_minor": p["win_minor"],
+                   "rounds": 1}
+        contributed = sum(p.get("jackpot_contributions", {}).values())
+        if contributed:
+            amounts["jackpot_contributions_minor"] = contributed
+        return p["machine_id"], amounts
+    single = {ROUND_REJECTED: ("rounds_rejected", None),
+              CASH_INSERTED: ("cash_in_minor", "amount_minor"),
+              CREDITS_CANCELLED: ("cancelled_credits_minor", "amount_minor"),
+              VOUCHER_ISSUED: ("vouchers_issued_minor", "amount_minor"),
+              JACKPOT_HIT_PAID: ("jackpots_minor", "paid_minor"),
+              MALFUNCTION_CREDIT_APPROVED: ("malfunction_credits_minor", "amount_minor")}
+    if event.type in single:
+        meter, field = single[event.type]
+        return p["machine_id"], {meter: 1 if field is None else p[field]}
+    if event.type == VOUCHER_REDEEMED and p["at"] == "machine":
+        return p["machine_id"], {"vouchers_redeemed_minor": p["amount_minor"]}
+    return None
 
 
 ROUNDS_INSERT = """
@@ -142,19 +162,14 @@ def _apply(event: RecordedEvent) -> None:
             venue=p["venue"], defaults={"adults_only": p["adults_only"],
                                         "posted_position": event.position})
         invalidate()    # the cached entry rule of the venue
-    elif event.type == CASH_INSERTED:
-        _meters(p["machine_id"], event, cash_in_minor=p["amount_minor"])
     elif event.type == VOUCHER_ISSUED:
         Voucher.objects.create(id=p["voucher_id"], venue=p["venue"], machine=p["machine_id"],
                                amount_minor=p["amount_minor"], state=VoucherState.ISSUED,
                                issued_position=event.position)
-        _meters(p["machine_id"], event, vouchers_issued_minor=p["amount_minor"])
     elif event.type == VOUCHER_REDEEMED:
         Voucher.objects.filter(id=p["voucher_id"]).update(
             state=VoucherState.REDEEMED, redeemed_position=event.position,
             redeemed_at=p["at"], redeemed_machine=p.get("machine_id") or "")
-        if p["at"] == "machine":
-            _meters(p["machine_id"], event, vouchers_redeemed_minor=p["amount_minor"])
     elif event.type == JACKPOT_CONFIGURED:
         jackpot = MachineJackpot.objects.create(
             id=p["jackpot_id"], venue=p["venue"], name=p["name"], type=p["type"],
@@ -170,7 +185,6 @@ def _apply(event: RecordedEvent) -> None:
             key=f"{p['jackpot_id']}/{p['machine_id']}/{p['round_id']}",
             jackpot_id=p["jackpot_id"], machine=p["machine_id"], round_id=p["round_id"],
             paid_minor=p["paid_minor"], position=event.position)
-        _meters(p["machine_id"], event, jackpots_minor=p["paid_minor"])
     elif event.type == MALFUNCTION_CREDIT_PROPOSED:
         MalfunctionCredit.objects.create(
             id=p["credit_id"], machine=p["machine_id"], venue=p["venue"],
@@ -184,8 +198,6 @@ def _apply(event: RecordedEvent) -> None:
         MalfunctionCredit.objects.filter(id=p["credit_id"]).update(
             state=MalfunctionState.APPROVED if approved else MalfunctionState.REJECTED,
             decided_by=event.metadata.get("actor", ""), last_position=event.position)
-        if approved:
-            _meters(p["machine_id"], event, malfunction_credits_minor=p["amount_minor"])
     elif event.type == SLOT_TOURNAMENT_ANNOUNCED:
         SlotTournament.objects.create(
             id=p["tournament_id"], venue=p["venue"], name=p["name"],
@@ -212,18 +224,13 @@ def _apply(event: RecordedEvent) -> None:
                       "differences": p["differences"], "position": event.position})
 
 
-def _meters(machine_id: str, event: RecordedEvent, **amounts: int) -> None:
-    """Add to one machine's meters for the event's gaming day (one statement)."""
-    _upsert(machine_id, event.gaming_day, amounts)
-
-
 def _upsert(machine_id: str, day, amounts: Mapping[str, int]) -> None:
     sql = UPSERT_SQL.format(
         columns=", ".join(METERS), values=", ".join(["%s"] * len(METERS)),
         updates=", ".join(f"{name} = machines_machineday.{name} + EXCLUDED.{name}"
                           for name in METERS if name in amounts))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [machine_id, day,
+        cursor.execute(sql, [machine_id, day, machine_id, day,
                              *(amounts.get(name, 0) for name in METERS)])
 
 

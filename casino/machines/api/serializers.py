@@ -328,3 +328,11 @@ class MetersReconciliationSerializer(serializers.Serializer):
     differences = serializers.ListField(child=serializers.DictField())
     alerts = serializers.IntegerField()
     position = serializers.IntegerField()
+
+
+class MachinePayOutSerializer(StrictSerializer):
+    to = serializers.ChoiceField(choices=["cash_desk", "account"],
+                                 help_text="The venue's cash desk (the win verified from the"
+                                           " machine, 002:L1399) or the player's account.")
+    player_id = serializers.CharField(max_length=40, required=False, default=None,
+                                      allow_null=True)

@@ -34,6 +34,7 @@ from .serializers import (
     MachineMetersSerializer,
     MachinePremisesEntrySerializer,
     MachinePremisesSerializer,
+    MachinePayOutSerializer,
     VoucherRedemptionSerializer,
     RoundsReportedSerializer,
     RoundsReportSerializer,
@@ -187,6 +188,22 @@ class CashOutsView(KeyedWriteView):
         key, _ = self._body(request, MachineEmptySerializer)
         result = commands.cash_out(machine_id=machine_id, actor=_actor(request),
                                    idempotency_key=key)
+        return _created(MachineCreditSerializer(result).data, result.replayed)
+
+
+class PayOutsView(KeyedWriteView):
+    """Pay the whole credit out by hand: at the cash desk, or to the player's account."""
+
+    roles_read = READERS
+    roles_write = CONTROLLERS
+
+    @_write_schema(MachinePayOutSerializer, MachineCreditSerializer,
+                   "Pay the credit out at the cash desk or to an account (cancelled credits)")
+    def post(self, request: Request, machine_id: str) -> Response:
+        key, data = self._body(request, MachinePayOutSerializer)
+        result = commands.pay_out(machine_id=machine_id, to=data["to"],
+                                  player_id=data["player_id"], actor=_actor(request),
+                                  idempotency_key=key)
         return _created(MachineCreditSerializer(result).data, result.replayed)
 
 

@@ -829,3 +829,8 @@ def reconcile_machine_meters() -> Row:
                 {"venue": HALL, "gaming_day": "2026-06-16"},
                 {"venue": HALL, "gaming_day": "2026-06-16",
                  "reported": {machine_id: {"cash_in_minor": 10_00}}})
+
+
+def machine_pay_out() -> Row:
+    return _row(Role.TABLE_CONTROLLER, f"/api/v1/machines/{_machine(10_00)}/pay-outs",
+                {"to": "cash_desk"}, {"to": "account", "player_id": make_player().id})

@@ -167,7 +167,7 @@ def test_only_command_events_and_business_time(demo, db):
     assert {t.split(".")[0] for t in types} <= {
         "rules", "players", "cage", "compliance", "poker", "games", "jackpots",
         "sitngo",
-        "tournaments", "reports", "ledger", "cashier", "tablegames"}
+        "tournaments", "reports", "ledger", "machines", "cashier", "tablegames"}
     earliest = dt.datetime(2026, 5, 1, tzinfo=dt.timezone.utc)
     latest = dt.datetime(2026, 6, 19, tzinfo=dt.timezone.utc)
     undated = ("rules.rulebook_loaded", "rules.venue_registered", "ledger.account_opened",

@@ -288,3 +288,37 @@ def test_nothing_to_cash_out(venues):
     with pytest.raises(MachinesError) as refused:
         commands.cash_out(machine_id=machine(HALL), actor="ctl", idempotency_key=key())
     assert refused.value.code == "machines.nothing_to_cash_out"
+
+
+# Hand pay: the cash desk or the player's account (002:L1399) ----------------------
+
+def test_a_hand_pay_at_the_cash_desk_cancels_the_credit(venues):
+    """002:L1399: the win paid at the venue's cash desk, verified from the machine."""
+    from casino.machines.models import MachineDay
+
+    machine_id = machine(HALL, credit_minor=20_00)
+    slot_round(machine_id, stakes=(100,), win=500)
+    paid = commands.pay_out(machine_id=machine_id, to="cash_desk", actor="ctl",
+                            idempotency_key=key())
+    assert paid.amount_minor == 24_00
+    assert balance(credit_account(machine_id)) == 0
+    assert balance(f"cage/{HALL}/cash") == -24_00
+    assert MachineDay.objects.get(machine_id=machine_id).cancelled_credits_minor == 24_00
+    with pytest.raises(MachinesError) as empty:
+        commands.pay_out(machine_id=machine_id, to="cash_desk", actor="ctl",
+                         idempotency_key=key())
+    assert empty.value.code == "machines.nothing_to_cash_out"
+
+
+def test_a_pay_out_to_the_players_account(venues):
+    from casino.cage.commands import deposit
+
+    player = make_player()
+    deposit(player_id=player.id, venue=HALL, amount_minor=1_00, currency="EUR",
+            method="cash", actor="cage", idempotency_key=key())
+    machine_id = machine(HALL, credit_minor=7_00)
+    commands.pay_out(machine_id=machine_id, to="account", player_id=player.id, actor="ctl",
+                     idempotency_key=key())
+    assert balance(f"player/{player.id}/account") == 8_00
+    with pytest.raises(MachinesError):
+        commands.pay_out(machine_id=machine_id, to="account", actor="ctl")
