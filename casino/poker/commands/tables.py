@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import native_eval
 
@@ -150,7 +150,7 @@ class OpenTable(BaseCommand[NewTable, TableResult]):
             jackpot_drop_minor=a["jackpot_drop_minor"],
             time_charge_minor=a["time_charge_minor"],
             time_charge_period_minutes=a["time_charge_period_minutes"])
-        if jackpot and rulebook.rulebook_id == "veikkaus-poker-room" \
+        if jackpot and figures.get(JACKPOT_LISTED_VARIANTS_ONLY, (False, ""))[0] \
                 and a["variant"] not in JACKPOT_VARIANTS:
             raise PokerError(Code.RAKE_RULE_NOT_OFFERED,
                              f"{a['variant']} has no bad-beat criteria: the jackpot neither"
@@ -327,56 +327,93 @@ def _house_rules(rulebook: RulebookVersion, figures: Mapping[str, Any],
                  time_charge_minor: int | None = None,
                  time_charge_period_minutes: int | None = None,
                  ) -> tuple[engine.RakeRule, engine.DropRule | None]:
-    """Build the table's rake and jackpot drop from the venue's rulebook figures.
+    """Build the table's rake and jackpot drop from the rulebook's rules, by kind.
 
-    veikkaus-poker-room: rake `standard` (EUR 1 per full EUR 20) or
-    `alternative` (per full EUR 10), optional cap (000:L430-461); jackpot:
-    the bad-beat drop (000:L2869-2872). olympic-tallinn: `standard`
-    (003:L139, L143); jackpot drop 003:L141-143. RAY venues: `house_fee`, a
-    percentage the table announces (002:L283-285); jackpot: the posted
-    bad-beat amount (002:L1804). veikkaus-online-poker: `standard`, the rake
-    table's row for the table's game and blinds (`_online_rake_row`,
-    001:L721-743); no jackpot. Anything else: `poker.rake_rule_not_offered`.
+    The rulebook names the kind of each rake option it offers
+    (`poker.rake_rule.<option>`) and of its jackpot drop
+    (`poker.jackpot_drop.kind`); the kind's builder reads the rulebook's
+    figures and the table's posted terms. No rulebook is named here: a
+    venue offers what its rulebook declares, and anything else is
+    `poker.rake_rule_not_offered`.
     """
     values = {key: value for key, (value, _) in figures.items()}
-    book = rulebook.rulebook_id
+    terms = _PostedTerms(config=config, rake_cap_minor=rake_cap_minor,
+                         percent_basis_points=rake_percent_basis_points,
+                         drop_minor=jackpot_drop_minor, time_charge_minor=time_charge_minor,
+                         time_charge_period_minutes=time_charge_period_minutes)
     try:
-        if book == "veikkaus-online-poker" and rake == "standard" and not jackpot:
-            game, stake = _online_rake_row(values, config)
-            return engine.online_rake(values, game=game, stake=stake), None
-        if rake == "time_charge" and book == "veikkaus-poker-room":
-            rake_rule = engine.veikkaus_room_time_charge(
-                values, amount_minor=time_charge_minor or 0,
-                period_minutes=time_charge_period_minutes or 0)
-            drop = engine.veikkaus_bad_beat_drop(values) if jackpot else None
-        elif rake == "time_charge" and book.startswith("ray-"):
-            rake_rule = engine.ray_time_charge(
-                values, amount_minor=time_charge_minor or 0,
-                period_minutes=time_charge_period_minutes or 0)
-            drop = (engine.ray_bad_beat_drop(values, amount_minor=jackpot_drop_minor or 0)
-                    if jackpot else None)
-        elif book == "olympic-tallinn" and rake == "time_rake":
-            rake_rule = engine.tallinn_time_rake(values)
-            drop = engine.tallinn_jackpot_drop(values) if jackpot else None
-        elif book == "veikkaus-poker-room" and rake in ("standard", "alternative"):
-            rake_rule: engine.RakeRule = engine.veikkaus_room_rake(
-                values, alternative=rake == "alternative", cap_minor=rake_cap_minor)
-            drop = engine.veikkaus_bad_beat_drop(values) if jackpot else None
-        elif book == "olympic-tallinn" and rake == "standard":
-            rake_rule = engine.tallinn_rake(values)
-            drop = engine.tallinn_jackpot_drop(values) if jackpot else None
-        elif book.startswith("ray-") and rake == "house_fee" and rake_percent_basis_points:
-            rake_rule = engine.ray_house_fee(values,
-                                             percent_basis_points=rake_percent_basis_points,
-                                             cap_minor=rake_cap_minor)
-            drop = (engine.ray_bad_beat_drop(values, amount_minor=jackpot_drop_minor or 0)
-                    if jackpot else None)
-        else:
+        kind = values.get(f"{RAKE_RULE_PREFIX}{rake}")
+        builder = RAKE_KINDS.get(kind)
+        if builder is None:
             raise ValueError(f"no rake rule {rake!r} under {rulebook.key}")
+        rake_rule = builder(values, terms)
+        drop = None
+        if jackpot:
+            drop_builder = DROP_KINDS.get(values.get(JACKPOT_DROP_KIND))
+            if drop_builder is None or kind in RAKE_KINDS_WITHOUT_JACKPOT:
+                raise ValueError(f"no jackpot drop at a {rake!r} table under {rulebook.key}")
+            drop = drop_builder(values, terms)
     except ValueError as error:
         raise PokerError(Code.RAKE_RULE_NOT_OFFERED, str(error), rulebook=rulebook.key,
                          rake=rake, jackpot=jackpot) from None
     return rake_rule, drop
+
+
+RAKE_RULE_PREFIX = "poker.rake_rule."
+JACKPOT_DROP_KIND = "poker.jackpot_drop.kind"
+JACKPOT_LISTED_VARIANTS_ONLY = "poker.jackpot_drop.listed_variants_only"
+
+
+@dataclass(frozen=True, slots=True)
+class _PostedTerms:
+    """What a table posts when it opens, for the rake and drop builders."""
+
+    config: Mapping[str, Any]
+    rake_cap_minor: int | None
+    percent_basis_points: int | None
+    drop_minor: int | None
+    time_charge_minor: int | None
+    time_charge_period_minutes: int | None
+
+
+def _online_rake(values: Mapping[str, Any], terms: _PostedTerms) -> engine.RakeRule:
+    game, stake = _online_rake_row(values, terms.config)
+    return engine.online_rake(values, game=game, stake=stake)
+
+
+def _posted_percentage(values: Mapping[str, Any], terms: _PostedTerms) -> engine.RakeRule:
+    if not terms.percent_basis_points:
+        raise ValueError("a house fee needs its posted percentage")
+    return engine.ray_house_fee(values, percent_basis_points=terms.percent_basis_points,
+                                cap_minor=terms.rake_cap_minor)
+
+
+# Each kind a rulebook may declare, and how it is built from the rulebook's
+# figures and the table's posted terms (casino/poker/engine/rake.py).
+RAKE_KINDS: dict[str, Callable[[Mapping[str, Any], _PostedTerms], engine.RakeRule]] = {
+    "room_blocks": lambda values, terms: engine.veikkaus_room_rake(
+        values, alternative=False, cap_minor=terms.rake_cap_minor),
+    "room_blocks_alternative": lambda values, terms: engine.veikkaus_room_rake(
+        values, alternative=True, cap_minor=terms.rake_cap_minor),
+    "room_time_charge": lambda values, terms: engine.veikkaus_room_time_charge(
+        values, amount_minor=terms.time_charge_minor or 0,
+        period_minutes=terms.time_charge_period_minutes or 0),
+    "capped_blocks": lambda values, terms: engine.tallinn_rake(values),
+    "time_rake": lambda values, terms: engine.tallinn_time_rake(values),
+    "posted_percentage": _posted_percentage,
+    "posted_time_charge": lambda values, terms: engine.ray_time_charge(
+        values, amount_minor=terms.time_charge_minor or 0,
+        period_minutes=terms.time_charge_period_minutes or 0),
+    "online_table": _online_rake,
+}
+# The online rake table's rows are for tables without a jackpot (001:L721-743).
+RAKE_KINDS_WITHOUT_JACKPOT = frozenset({"online_table"})
+DROP_KINDS: dict[str, Callable[[Mapping[str, Any], _PostedTerms], engine.DropRule]] = {
+    "per_hand_bad_beat": lambda values, terms: engine.veikkaus_bad_beat_drop(values),
+    "per_pot": lambda values, terms: engine.tallinn_jackpot_drop(values),
+    "posted_amount": lambda values, terms: engine.ray_bad_beat_drop(
+        values, amount_minor=terms.drop_minor or 0),
+}
 
 
 # The online rake table's games by (variant, structure) (001:L725-739).
