@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from axes.backends import AxesStandaloneBackend
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -43,3 +44,18 @@ class TokenAuthentication(authentication.TokenAuthentication):
             ClientKey.objects.filter(pk=row.pk).update(last_used_at=now)
         row.user._casino_roles = frozenset(name for name in row.role_names if name) & set(Role)
         return (row.user, row)
+
+
+class LockoutBackend(AxesStandaloneBackend):
+    """django-axes' lockout in front of the admin's sign-in (settings.AUTHENTICATION_BACKENDS).
+
+    After AXES_FAILURE_LIMIT wrong passwords for one user from one address
+    the sign-in is refused, a right password included, until the cool-off
+    ends. An authenticate() without a request (a script, the test client's
+    login) has no address to count and is left to the next backend.
+    """
+
+    def authenticate(self, request=None, username=None, password=None, **kwargs):
+        if request is None:
+            return None
+        return super().authenticate(request, username=username, password=password, **kwargs)

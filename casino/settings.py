@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     # table is unused).
     "rest_framework_api_key",
     "casino.keys",
+    "axes",
     "django_filters",
     "drf_spectacular",
     "ledger",
@@ -101,6 +102,8 @@ INSTALLED_APPS = [
 # event-backed apps' admin pages by their role (view only: every ModelAdmin
 # refuses add, change and delete), casino/officers/backends.py.
 AUTHENTICATION_BACKENDS = [
+    # Lockout after repeated failures (django-axes), before any password check.
+    "casino.authentication.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
     "casino.officers.backends.RoleViewBackend",
 ]
@@ -117,6 +120,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "casino.middleware.WriteRequestMiddleware",
+    # Answers a sign-in refused by the lockout (django-axes); last, as its docs ask.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -166,6 +171,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Lockout (django-axes): 5 wrong passwords for one user from one address lock
+# that pair out for 30 minutes; a success resets the count.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", 5))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", 0.5))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Lockouts are read and cleared with `manage.py axes_list_attempts` /
+# `axes_reset_username`, not in the admin, whose every page is read-only.
+AXES_ENABLE_ADMIN = False
 
 # Sessions (the admin) expire: 8 hours (a shift), and with the browser.
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE", 8 * 60 * 60))
