@@ -4,7 +4,18 @@ from django.contrib import admin
 
 from ledger import ReadOnlyAdmin
 
-from .models import Machine, MachineDay, Premises, Voucher
+from .models import (
+    Machine,
+    MachineDay,
+    MachineJackpot,
+    MachineJackpotHit,
+    MachineRound,
+    MalfunctionCredit,
+    MeterReconciliation,
+    Premises,
+    SlotTournament,
+    Voucher,
+)
 
 
 @admin.register(Machine)
@@ -29,3 +40,40 @@ class MachineDayAdmin(ReadOnlyAdmin):
 class VoucherAdmin(ReadOnlyAdmin):
     list_display = ("id", "venue", "machine", "amount_minor", "state", "redeemed_at")
     list_filter = ("venue", "state")
+
+
+@admin.register(MachineRound)
+class MachineRoundAdmin(ReadOnlyAdmin):
+    list_display = ("key", "status", "rule", "total_minor", "player_id", "position")
+    list_filter = ("status",)
+    search_fields = ("machine_id", "round_id")
+
+
+@admin.register(MachineJackpot)
+class MachineJackpotAdmin(ReadOnlyAdmin):
+    list_display = ("id", "venue", "type", "scope", "drawn_by", "amount", "hits")
+    list_filter = ("venue", "type", "amount")
+
+
+@admin.register(MachineJackpotHit)
+class MachineJackpotHitAdmin(ReadOnlyAdmin):
+    list_display = ("key", "jackpot", "machine", "round_id", "paid_minor", "position")
+
+
+@admin.register(MalfunctionCredit)
+class MalfunctionCreditAdmin(ReadOnlyAdmin):
+    list_display = ("id", "machine", "venue", "amount_minor", "free_games", "state",
+                    "proposed_by", "decided_by")
+    list_filter = ("state", "venue")
+
+
+@admin.register(SlotTournament)
+class SlotTournamentAdmin(ReadOnlyAdmin):
+    list_display = ("id", "venue", "state", "entry_fee_minor", "entries", "fees_minor")
+    list_filter = ("venue", "state")
+
+
+@admin.register(MeterReconciliation)
+class MeterReconciliationAdmin(ReadOnlyAdmin):
+    list_display = ("key", "venue", "day", "reconciled", "machines")
+    list_filter = ("venue", "reconciled")
