@@ -50,7 +50,25 @@ machine's credit at once, and can be staked again):
                                                    (or machine/<n>/credit -V)
 
 T is the round total, re-used stakes included (002:L3371-3373), W every
-win of the round: the credit moves by W - T.
+win of the round: the credit moves by W - T. The rest (casino/machines):
+
+    round_played (online)  player/<p>/account +T   coin_in -T; coin_out +W,
+                           player/<p>/account -W (above its ceiling:
+                           bank/<venue>/payouts_due)
+    round_played (linked)  machine/<m>/jackpot_contributions +C   pool -C
+    credits_cancelled      machine/<m>/credit +A   cage/<venue>/cash -A (or
+                           the player's account)
+    jackpot_configured     house/<venue>/jackpot_funding +S   pool -S (seed)
+    jackpot_hit_paid       pool (or funding) +P   machine/<m>/credit -P (online:
+                           the player's account); funding +R   pool -R (re-seed)
+    malfunction_credit_approved  machine/<m>/malfunction_credits +A
+                           machine/<m>/credit -A (online: the player's account)
+    slot_tournament_entered  cage/<venue>/cash (online: the account) +F
+                           machines/tournament/<t>/prize_pool -F
+    slot_tournament_finished  prize_pool +F; the prizes to the cage's cash or the
+                           accounts; the overlay or the fees' rest to the house
+
+Pools are `jackpot/<venue>/machine-<pool>/pool`.
 """
 
 from __future__ import annotations

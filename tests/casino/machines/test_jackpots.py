@@ -148,3 +148,28 @@ def test_bad_terms_are_refused(venues):
     with pytest.raises(MachinesError) as unknown:
         _jackpot([machine(ONLINE, "online_slot")])
     assert unknown.value.code == "machines.unknown_machine"
+
+
+def test_an_online_hit_is_paid_to_the_players_gaming_account(venues):
+    """Online (002:L3497 the maximum win of electronic games): the hit goes to the account."""
+    from casino.cage.commands import deposit
+    from tests.casino.conftest import make_player
+
+    player = make_player()
+    deposit(player_id=player.id, venue=ONLINE, amount_minor=100_00, currency="EUR",
+            method="bank", actor="cage", idempotency_key=key())
+    web = machine(ONLINE, "online_slot")
+    jackpot = configure_jackpot(jackpot_id=key("ojp"), venue=ONLINE, name="Web mystery",
+                                type="mystery", scope="single_machine", drawn_by="machine",
+                                amount="fixed", terms={"fixed_minor": 250_00}, machines=[web],
+                                actor="officer", idempotency_key=key())
+    commands.play_round(machine_id=web, round_id="w-1", player_id=player.id,
+                        stakes=[{"amount_minor": 1_00}], total_minor=1_00, actor="ctl")
+    hit = pay_jackpot_hit(jackpot_id=jackpot.jackpot_id, machine_id=web, round_id="w-1",
+                          drawn_by="machine", actor="ctl")
+    assert hit.paid_minor == 250_00
+    assert balance(f"player/{player.id}/account") == 100_00 - 1_00 + 250_00
+    with pytest.raises(MachinesError) as twice:
+        pay_jackpot_hit(jackpot_id=jackpot.jackpot_id, machine_id=web, round_id="w-1",
+                        drawn_by="machine", actor="ctl", idempotency_key=key())
+    assert twice.value.code == "machines.jackpot_already_paid"
