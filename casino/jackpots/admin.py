@@ -42,9 +42,23 @@ class JackpotTermsAdmin(ReadOnlyAdmin):
 @admin.register(JackpotHit)
 class JackpotHitAdmin(ReadOnlyAdmin):
     list_display = ["id", "pool", "trigger", "state", "category", "row", "hand_started_at",
-                    "balance_minor", "amount_minor", "top_up_minor", "approved_by", "paid_by"]
+                    "pool_now", "balance_minor", "amount_minor", "top_up_minor",
+                    "approved_by", "paid_by"]
     list_filter = ["state", "trigger", "category", "pool"]
+    readonly_fields = ["pool_now"]
     actions = ["approve_hits", "pay_hits"]
+
+    @admin.display(description="pool now (paid on approval)")
+    def pool_now(self, obj) -> str:
+        """Before approval a hit has no amount yet: show what the pool holds now."""
+        from ledger.read import Account
+
+        account = Account.objects.filter(code=obj.pool.pool_account).first()
+        if account is None:
+            return "-"
+        whole, cents = divmod(abs(account.balance_minor), 100)
+        sign = "-" if account.balance_minor < 0 else ""
+        return f"{account.currency} {sign}{whole:,}.{cents:02d}"
 
     def _decide(self, request, queryset, command, verb: str) -> None:
         if not has_role(request.user, Role.COMPLIANCE_OFFICER):

@@ -1,7 +1,7 @@
 """Events as sentences: a per-type formatter registry with a generic fallback.
 
 An officer reads a timeline without knowing the event schema: each event
-becomes a title ("Deposit of 2,500.00 EUR in cash at casino-helsinki"),
+becomes a title ("Deposit of EUR 2,500.00 in cash at casino-helsinki"),
 a few labelled lines, the rule and its citation where the payload names
 them, and its postings in major units. A type without its own formatter
 falls back to `generic`, which shows every payload key as `label: value`
@@ -24,20 +24,22 @@ LIST_ITEMS_MAX = 12
 DEPTH_MAX = 3
 
 
-def major(amount_minor: int | None, currency: str = "") -> str:
-    """Format minor units as major units: 123456 -> "1,234.56" (+ currency)."""
+def major(amount_minor: int | None, currency: str = "", *, plus: bool = False) -> str:
+    """Format minor units as major units, currency first: 123456 -> "EUR 1,234.56".
+
+    One format on every screen (issue 17): `EUR 1,234.50`, `EUR -2.50`.
+    """
     if amount_minor is None:
         return "none"
-    sign = "-" if amount_minor < 0 else ""
+    sign = "-" if amount_minor < 0 else "+" if plus else ""
     whole, cents = divmod(abs(int(amount_minor)), 100)
     text = f"{sign}{whole:,}.{cents:02d}"
-    return f"{text} {currency}".strip()
+    return f"{currency} {text}".strip()
 
 
 def signed_major(amount_minor: int, currency: str = "") -> str:
     """Like `major` with an explicit + for positive amounts (postings)."""
-    text = major(amount_minor, currency)
-    return text if amount_minor < 0 else f"+{text}"
+    return major(amount_minor, currency, plus=True)
 
 
 @dataclass(frozen=True, slots=True)

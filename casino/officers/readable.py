@@ -199,6 +199,20 @@ def fields_table(pairs: list[tuple[str, str]]):
 
 
 COUNT_FIELDS = frozenset({"bank", "count", "inventory"})
+PLAYER_MAP_FIELDS = frozenset({"players"})      # seat -> player id (jackpot hits)
+
+
+def player_names(value: Any) -> list[tuple[str, str]]:
+    """Seat -> player id, as seat -> "Given Family (id)"."""
+    from casino.players.models import Player
+
+    if not isinstance(value, dict):
+        return lines_of(value, "")
+    ids = {str(v) for v in value.values() if v}
+    names = {pid: f"{given} {family}" for pid, given, family in Player.objects.filter(
+        id__in=ids).values_list("id", "given_name", "family_name")}
+    return [(f"seat {seat}", f"{names.get(str(pid), 'unknown player')} ({pid})")
+            for seat, pid in value.items()]
 
 
 def denominations(value: Any, currency: str) -> list[tuple[str, str]]:
@@ -218,6 +232,8 @@ def json_display(field: models.Field, *, summary: bool) -> Callable:
         value = getattr(obj, field.attname)
         if field.name in COUNT_FIELDS:
             pairs = denominations(value, currency_of(obj))
+        elif field.name in PLAYER_MAP_FIELDS:
+            pairs = player_names(value)
         else:
             pairs = lines_of(value, currency_of(obj), amounts=is_money_name(field.name))
         if not summary:
@@ -227,6 +243,17 @@ def json_display(field: models.Field, *, summary: bool) -> Callable:
             text += f" (+{len(pairs) - SUMMARY_LINES_MAX} more)"
         return text[:SUMMARY_CHARS_MAX] or "none"
     return admin.display(description=label_of(field))(show)
+
+
+def choice_display(field: models.Field) -> Callable:
+    """A choice's label, or the value itself when newer than the choices (an
+    alert kind another app raises, say), never the admin's empty dash."""
+    labels = dict(field.flatchoices)
+
+    def show(self, obj):
+        value = getattr(obj, field.attname)
+        return str(labels.get(value, value)) if value not in (None, "") else "-"
+    return admin.display(description=field.verbose_name, ordering=field.name)(show)
 
 
 def time_display(field: models.Field) -> Callable:
@@ -314,6 +341,8 @@ def display_for(model, field: models.Field, *, summary: bool) -> Callable | None
     if (field.name.endswith("position") and isinstance(field, models.IntegerField)
             and not field.primary_key):
         return position_display(field)
+    if field.choices and isinstance(field, models.CharField) and not field.primary_key:
+        return choice_display(field)
     return None
 
 

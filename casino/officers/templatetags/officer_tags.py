@@ -9,7 +9,7 @@ register = template.Library()
 
 @register.filter
 def major(amount_minor, currency: str = "") -> str:
-    """{{ row.amount_minor|major:row.currency }} -> "1,234.56 EUR"."""
+    """{{ row.amount_minor|major:row.currency }} -> "EUR 1,234.56"."""
     if amount_minor is None or amount_minor == "":
         return ""
     return major_units(int(amount_minor), currency or "")

@@ -128,6 +128,19 @@ def test_an_officer_reads_a_close_a_jackpot_hit_and_the_exceptions(live_server, 
     _wait_for(browser, "content-main")
     page = browser.find_element(By.ID, "content-main").text
     assert "EUR " in page and "minor" not in page.lower()
+    _screenshot(browser, "jackpot-hit")
+
+    from casino.compliance.models import Alert
+
+    alert = Alert.objects.filter(kind="cash_short").get()
+    browser.get(f"{server}/admin/compliance/alert/{quote(alert.pk)}/change/")
+    page = _wait_for(browser, "content-main").text
+    assert "EUR 60.00" in page and f"event #{alert.raised_position}" in page
+    _screenshot(browser, "alert")
+    browser.find_element(By.LINK_TEXT, f"event #{alert.raised_position}").click()
+    page = _wait_for(browser, "content-main").text
+    assert "Alert (cash short)" in page and "minor" not in page.lower()
+    _screenshot(browser, "event")
 
     browser.get(f"{server}/admin/officers/reports/?report=exception_report"
                 f"&first_day={DAY}&last_day={DAY}&format=html")

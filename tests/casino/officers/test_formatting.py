@@ -18,8 +18,8 @@ from casino.officers.formatting import (
 
 
 @pytest.mark.parametrize("minor, currency, text", [
-    (0, "", "0.00"), (5, "EUR", "0.05 EUR"), (123456, "EUR", "1,234.56 EUR"),
-    (-250, "EUR", "-2.50 EUR"), (100_000_000_00, "", "100,000,000.00"),
+    (0, "", "0.00"), (5, "EUR", "EUR 0.05"), (123456, "EUR", "EUR 1,234.56"),
+    (-250, "EUR", "EUR -2.50"), (100_000_000_00, "", "100,000,000.00"),
 ], ids=["zero_case", "cents_case", "thousands_case", "negative_case", "large_case"])
 def test_major_units(minor, currency, text):
     assert major(minor, currency) == text
@@ -43,10 +43,10 @@ def test_a_refused_stake_reads_as_a_sentence_with_rule_and_citation():
                                "checks_passed": ["compliance.identity"]},
                       metadata={"actor": "dealer"})
     rendered = render(event)
-    assert rendered.title == "Refused: stake of 4.01 EUR on roulette at hall-helsinki"
+    assert rendered.title == "Refused: stake of EUR 4.01 on roulette at hall-helsinki"
     assert (rendered.rule, rendered.cite, rendered.tone, rendered.actor) == (
         "compliance.max_stake", "002:L3339", "refused", "dealer")
-    assert ("limit", "4.00 EUR") in {(line.label, line.value) for line in rendered.lines}
+    assert ("limit", "EUR 4.00") in {(line.label, line.value) for line in rendered.lines}
 
 
 def test_an_unknown_type_falls_back_to_every_key_with_amounts_in_major_units():
@@ -59,11 +59,11 @@ def test_an_unknown_type_falls_back_to_every_key_with_amounts_in_major_units():
     rendered = render(event)
     assert rendered.title == "Thing happened (newapp)"
     assert [(line.label, line.value) for line in rendered.lines] == [
-        ("amount", "12.50 EUR"), ("currency", "EUR"), ("seat", "3"),
-        ("nested / fee", "0.50 EUR"), ("nested / cite", "000:L12"), ("flags", "1, 2"),
+        ("amount", "EUR 12.50"), ("currency", "EUR"), ("seat", "3"),
+        ("nested / fee", "EUR 0.50"), ("nested / cite", "000:L12"), ("flags", "1, 2"),
         ("ok", "yes")]
     assert [(p.label, p.value) for p in rendered.postings] == [
-        ("house/v/rake", "-12.50 EUR"), ("table/t/stacks", "+12.50 EUR")]
+        ("house/v/rake", "EUR -12.50"), ("table/t/stacks", "EUR +12.50")]
 
 
 def test_a_formatter_that_cannot_read_an_old_payload_falls_back_to_generic():
@@ -91,6 +91,6 @@ def test_registering_a_formatter_replaces_the_fallback():
 
 
 def test_value_text_of_lists_and_maps():
-    assert value_text("amounts_minor", [100, 250], "EUR") == "1.00 EUR, 2.50 EUR"
+    assert value_text("amounts_minor", [100, 250], "EUR") == "EUR 1.00, EUR 2.50"
     assert value_text("players", {"1": "p1", "2": "p2"}) == "1 p1; 2 p2"
     assert value_text("x", None) == "none"

@@ -20,15 +20,15 @@ def test_a_players_timeline_reads_in_order_with_amounts_rules_and_citations(offi
     positions = [e.event.position for e in entries]
     assert positions == sorted(positions)
     titles = [e.rendered.title for e in entries]
-    assert "Deposit of 2,500.00 EUR (cash) at casino-helsinki" in titles
-    assert "Refused: stake of 4.01 EUR on roulette at hall-helsinki" in titles
+    assert "Deposit of EUR 2,500.00 (cash) at casino-helsinki" in titles
+    assert "Refused: stake of EUR 4.01 on roulette at hall-helsinki" in titles
     refusal = next(e for e in entries if e.event.type == "compliance.attempt_rejected")
     assert (refusal.rendered.rule, refusal.rendered.cite) == ("compliance.max_stake",
                                                               "002:L3339")
     html = page.content.decode()
-    assert "+2,500.00 EUR" in html and "-2,500.00 EUR" in html   # the deposit's postings
+    assert "EUR +2,500.00" in html and "EUR -2,500.00" in html   # the deposit's postings
     assert f'id="event-{traffic.aml_alert.raised_position}"' in html
-    assert page.context["summary"]["Gaming account"] == "2,500.00 EUR"
+    assert page.context["summary"]["Gaming account"] == "EUR 2,500.00"
     assert "{&quot;" not in html   # no raw JSON
 
 
