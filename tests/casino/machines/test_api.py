@@ -127,3 +127,22 @@ def test_a_special_machine_at_open_entry_premises_is_refused_over_http(venues):
     assert response.status_code == 422
     assert response.json()["code"] == "machines.placement_rejected"
     assert response.json()["details"]["cite"] == "002:L1401"
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"total": "1.001"}, "rounds"), ({"colour": "red"}, "rounds"),
+    ({"round_id": "no spaces"}, "rounds"), ({"played_at": "2026-06-16T12:00:00"}, "rounds"),
+])
+def test_a_malformed_round_is_a_400_naming_it(venues, change, field):
+    """The batch body is read by hand (api/rounds.py) with the serializer's rules."""
+    officer = client_for(Role.COMPLIANCE_OFFICER)
+    controller = client_for(Role.TABLE_CONTROLLER)
+    _post(officer, "/api/v1/machines", {"machine_id": "m-400", "venue": HALL, "kind": "slot",
+                                        "games": ["fruits"]}, "register-m-400")
+    rounds = [_round("r-ok", [100]), {**_round("r-bad", [100]), **change}]
+    response = _post(controller, "/api/v1/machines/m-400/rounds", {"rounds": rounds}, "bad-1")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "request.invalid"
+    assert field in str(body["details"])
+    assert "1" in str(body["details"])      # the second round, index 1
