@@ -159,6 +159,15 @@ class EveningRules:
     short: ShortBuyInRule | None
     banzai: BanzaiRule | None
     comeback: ReturnRule | None = None
+    # A top-up between hands may not take the stack over the maximum buy-in
+    # (000:L545-546, figure buy_in.max_applies_to_top_up).
+    top_up_bounded: bool = True
+    # Big blinds a player must have left to top up by any amount; below it
+    # the minimum buy-in applies (000:L541-543, buy_in.top_up.min_stack_big_blinds).
+    top_up_min_stack_big_blinds: int = 1
+    # A stack carried to a table of other stakes is at most that table's
+    # maximum buy-in (000:L322-324, buy_in.structure_change.bounded_by_table_limits).
+    carried_bounded: bool = True
 
     @classmethod
     def from_figures(cls, figures: Mapping[str, tuple[Any, str]]) -> EveningRules:
@@ -188,7 +197,11 @@ class EveningRules:
         if "rathole.window" in figures:
             comeback = ReturnRule(window_minutes=value("rathole.window"),
                                   cite=figures["rathole.window"][1])
-        return cls(one_stack, short, banzai, comeback)
+        return cls(one_stack, short, banzai, comeback,
+                   top_up_bounded=value("buy_in.max_applies_to_top_up", True) is not False,
+                   top_up_min_stack_big_blinds=value("buy_in.top_up.min_stack_big_blinds", 1),
+                   carried_bounded=value("buy_in.structure_change.bounded_by_table_limits",
+                                         True) is not False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +266,8 @@ def check_buy_in(rules: EveningRules, table: TableTerms, *, amount_minor: int,
         carried = _carried_stack(table, evening.last_moves.get(table.structure))
         if carried is not None:
             same_stakes, left_with = carried
-            floor = max(left_with if same_stakes else min(left_with, table.buy_in_minor_max),
+            bounded = not same_stakes and rules.carried_bounded
+            floor = max(min(left_with, table.buy_in_minor_max) if bounded else left_with,
                         table.buy_in_minor_min)
             if amount_minor < floor:
                 raise PokerError(
@@ -264,11 +278,12 @@ def check_buy_in(rules: EveningRules, table: TableTerms, *, amount_minor: int,
                     cite=("000:L306-317, L549-551" if same_stakes
                           else "000:L317-319, L549-551"), **limits)
             ceiling = max(ceiling, floor)
-    if after > ceiling:
+    if after > ceiling and (sitting_down or rules.top_up_bounded):
         raise PokerError(Code.BUY_IN_ABOVE_MAXIMUM,
                          f"the stack would be {after}, over the table's maximum buy-in"
                          f" {ceiling}", cite="000:L535-546", **limits)
-    if stack_minor >= table.big_blind_minor or amount_minor >= table.buy_in_minor_min:
+    if (stack_minor >= table.big_blind_minor * rules.top_up_min_stack_big_blinds
+            or amount_minor >= table.buy_in_minor_min):
         return Verdict()
     short = rules.short
     if short is None or (short.structure is not None and short.structure != table.structure):

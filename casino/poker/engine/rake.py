@@ -195,6 +195,11 @@ def veikkaus_room_rake(
     deal pays EUR 1 flat (000:L459-461).
     """
     prefix = "rake.alt." if alternative else "rake."
+    # Each unit is taken from the pot in which its block starts (000:L436-439);
+    # this builder knows that allocation only.
+    if _figure(figures, "rake.allocation") != "pot_where_block_starts":
+        raise ValueError("this builder takes each rake unit from the pot where its block"
+                         " starts (000:L436-439) only")
     return BlockRake(
         name="veikkaus_room_10_percent" if alternative else "veikkaus_room_5_percent",
         block_minor=_figure(figures, prefix + "block"),
@@ -231,9 +236,12 @@ def online_rake(figures: Mapping[str, Any], *, game: str, stake: str) -> Percent
     decision rake.banzai_short_handed).
     """
     if game == "banzai_omaha":
-        game = "banzai_holdem"
+        # Banzai Omaha has no rake rows of its own (001:L735-739).
+        game = _figure(figures, "banzai.omaha.rake_table")
     if _figure(figures, "rake.rounding") != "nearest_cent_half_up":
         raise ValueError("this builder knows the nearest-cent, half-up rounding only")
+    if _figure(figures, "rake.basis") != "percent_of_total_pot":
+        raise ValueError("this builder rakes a percentage of the whole pot (001:L721) only")
     big_blind = _figure(figures, f"stake.{game}.{stake}.big_blind")
     if big_blind <= 4:
         short_key = "rake.short_handed.cap.blinds_2_4"
@@ -346,11 +354,14 @@ def veikkaus_bad_beat_drop(figures: Mapping[str, Any]) -> DropRule:
     Decision: the seed does not say which pot pays it; the main pot does, as
     in Tallinn (003:L142), since every player in the hand has a share of it.
     """
+    rounds = _figure(figures, "jackpot.bad_beat.drop.min_betting_round")
+    if _figure(figures, "rake.no_flop.jackpot_drop") is False:
+        rounds = max(rounds, 2)   # never from a hand that ends before the flop (000:L461)
     return DropRule(
         name="veikkaus_bad_beat",
         amount_minor=_figure(figures, "jackpot.bad_beat.drop"),
         players_min=_figure(figures, "jackpot.bad_beat.drop.min_players"),
-        betting_rounds_min=_figure(figures, "jackpot.bad_beat.drop.min_betting_round"),
+        betting_rounds_min=rounds,
         cite="000:L2869-2872, L461",
     )
 

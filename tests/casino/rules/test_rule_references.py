@@ -61,22 +61,8 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     "run_it_twice.min_big_blind": (POKER, "running a board twice is not supported"),
     "run_it_twice.full_board_max_players.omaha5_courchevel": (POKER, "running a board"
                                                               " twice is not supported"),
-    "buy_in.top_up.min_stack_big_blinds": (POKER, "topping up below the minimum buy-in"
-                                           " needs a big blind left: not checked"),
-    "buy_in.max_applies_to_top_up": (POKER, "a top-up is not checked against the maximum"
-                                     " buy-in"),
-    "buy_in.structure_change.bounded_by_table_limits": (POKER, "a stack carried to another"
-                                                        " structure is not bounded"),
     "chips.removal_during_gaming_day_allowed": (POKER, "taking chips off the table during"
                                                 " the evening is not refused"),
-    "rake.allocation": (POKER, "the rake takes each unit from the pot where its block"
-                        " starts, built in; rake.py should check the figure as it checks"
-                        " rake.rounding"),
-    "rake.no_flop.jackpot_drop": (POKER, "no drop without a flop is built into rake.py"),
-    "rake.basis": (POKER, "online rake as a percentage of the whole pot, built into"
-                   " rake.py"),
-    "banzai.omaha.rake_table": (POKER, "Banzai Omaha is raked by the Banzai Hold'em table:"
-                                " no rake level exists for it"),
     "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
                                      " forfeited after 90 days"),
     # jackpots

@@ -332,3 +332,42 @@ def test_ray_bad_beat_drop_needs_six_players_and_the_second_round(figures):
     reached = drop_for(rule, pots(2000), players_dealt=6, betting_rounds_reached=2)
     short = drop_for(rule, pots(2000), players_dealt=5, betting_rounds_reached=4)
     assert (reached.total_minor, short.total_minor) == (50, 0)
+
+
+# ---------------------------------------------------------------------------
+# Figures the builders read (issue 14 item 21)
+# ---------------------------------------------------------------------------
+
+
+def test_the_room_drop_waits_for_the_flop_by_its_figure(figures):
+    """000:L461 (figure rake.no_flop.jackpot_drop = false): the room's drop is
+    never taken before the flop, even were its minimum round set lower; a
+    rulebook allowing a no-flop drop takes it from round one."""
+    room = dict(figures("veikkaus-poker-room"))
+    lowered = {**room, "jackpot.bad_beat.drop.min_betting_round": 1}
+    assert veikkaus_bad_beat_drop(lowered).betting_rounds_min == 2
+    allowed = {**lowered, "rake.no_flop.jackpot_drop": True}
+    assert veikkaus_bad_beat_drop(allowed).betting_rounds_min == 1
+
+
+def test_the_room_rake_allocation_is_checked(figures):
+    """000:L436-439 (figure rake.allocation): each unit from the pot where its
+    block starts; a rulebook with another allocation is not raked by it."""
+    room = dict(figures("veikkaus-poker-room"))
+    assert veikkaus_room_rake(room).block_minor == 2000
+    with pytest.raises(ValueError):
+        veikkaus_room_rake({**room, "rake.allocation": "pro_rata"})
+
+
+def test_online_rake_basis_and_banzai_omaha_rows_are_read(figures):
+    """001:L721 (rake.basis: a percentage of the whole pot) and 001:L735-739
+    (banzai.omaha.rake_table: Banzai Omaha takes Banzai Hold'em's rows)."""
+    online = dict(figures("veikkaus-online-poker"))
+    with pytest.raises(ValueError):
+        online_rake({**online, "rake.basis": "percent_of_winnings"}, game="nl_holdem",
+                    stake="nl100")
+    banzai = online_rake(online, game="banzai_omaha", stake="nl5")
+    assert banzai.name == "veikkaus_online_banzai_holdem_nl5"
+    with pytest.raises(ValueError):
+        online_rake({**online, "banzai.omaha.rake_table": "banzai_omaha"},
+                    game="banzai_omaha", stake="nl5")
