@@ -56,6 +56,8 @@ general ledger imports a stable numeric code per row; the ledger's own codes
 
 from __future__ import annotations
 
+import datetime as dt
+
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -185,10 +187,19 @@ def chart_row(code: str, venue: str | None = None) -> ChartRow | None:
     return None
 
 
-def gl_account(code: str) -> tuple[str, str]:
-    """Return (GL code, GL name) of a ledger account code; 9999 if unmapped."""
+def gl_account(code: str, on: "dt.date | None" = None) -> tuple[str, str]:
+    """Return (GL code, GL name) of a ledger account code; 9999 if unmapped.
+
+    The mapping is data (casino/reports/gl_map.py: the chart-of-accounts
+    version in force on gaming day `on`, the latest without one); a pattern
+    no version maps keeps the code written here.
+    """
     row = chart_row(code)
-    return (row.gl_code, row.gl_name) if row else SUSPENSE_GL
+    if row is None:
+        return SUSPENSE_GL
+    from .gl_map import gl_of
+
+    return gl_of("/".join(row.pattern), on) or (row.gl_code, row.gl_name)
 
 
 def close_line(code: str, venue: str | None, event_type: str) -> tuple[str, str]:

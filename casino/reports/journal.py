@@ -129,7 +129,7 @@ def journal_pages(first: dt.date, last: dt.date, head: Head,
                            positions=positions):
         rows = []
         for position, index, day, event_type, stream, code, amount, currency, actor in page:
-            gl_code, gl_name = chart.gl_account(code)
+            gl_code, gl_name = chart.gl_account(code, day)
             label = labels.get((code, event_type))
             if label is None:
                 line, _ = chart.close_line(code, None, event_type)
@@ -171,7 +171,7 @@ def trial_balance_rows(first: dt.date, last: dt.date, head: Head) -> Iterator[tu
                 opening, debit, credit = int(opening), int(debit), int(credit)
                 if not (opening or debit or credit):
                     continue
-                gl_code, gl_name = chart.gl_account(code)
+                gl_code, gl_name = chart.gl_account(code, last)
                 yield (code, gl_code, gl_name, currency, opening, debit, credit,
                        opening + debit - credit)
     finally:

@@ -55,7 +55,7 @@ def summary_rows(first: dt.date, last: dt.date, head: Head) -> list[tuple]:
                                   accounts=tuple(row[5] for row in pending),
                                   entities=entities) or UNATTRIBUTED
         for row in pending:
-            gl_code, gl_name = chart.gl_account(row[5])
+            gl_code, gl_name = chart.gl_account(row[5], day)
             total = totals[(day, venue, gl_code, gl_name, row[7])]
             amount = row[6]
             total[0 if amount > 0 else 1] += abs(amount)
