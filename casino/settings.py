@@ -80,6 +80,8 @@ INSTALLED_APPS = [
     "axes",
     "django_filters",
     "drf_spectacular",
+    # Swagger UI's and Redoc's assets served from /static/, never a CDN (issue 18).
+    "drf_spectacular_sidecar",
     "ledger",
     "casino.rules",
     "casino.players",
@@ -96,6 +98,7 @@ INSTALLED_APPS = [
     "casino.reports",
     "casino.officers",
     "casino.demo",
+    "casino.ops",
 ]
 
 # Officers and auditors who are not superusers may view the ledger's and the
@@ -261,6 +264,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Event-sourced casino ledger and compliance backend.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs pages load their assets from this server (drf-spectacular-sidecar),
+    # so they work offline and under the same-origin CSP (issue 18).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

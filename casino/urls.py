@@ -2,7 +2,8 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -19,7 +20,13 @@ urlpatterns = [
     path("api/v1/", include("casino.sitngo.api.urls")),
     path("api/v1/", include("casino.reports.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    # The split view serves Swagger UI's start script as a file of its own, so
+    # the page runs under the CSP's script-src 'self' (no inline script), and
+    # every asset comes from /static/ (drf-spectacular-sidecar): no CDN (issue 18).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema",
+                                                    template_name="ops/redoc.html"),
+         name="redoc"),
 ]
 
 handler404 = "casino.views.not_found"
