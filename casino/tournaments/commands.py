@@ -129,7 +129,8 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
              min_entrants: int | None = None, seats_per_table: int = 9,
              satellite_seat_minor: int | None = None,
              target_tournament_id: str | None = None, tournament_id: str | None = None,
-             guaranteed_pool_minor: int = 0, actor: str,
+             guaranteed_pool_minor: int = 0, reserved_basis_points: int = 0,
+             reserve_added_minor: int = 0, actor: str,
              idempotency_key: str | None = None,
              at: dt.datetime | None = None) -> TournamentResult:
     """Announce a tournament with its format, prices, windows and payout table.
@@ -137,7 +138,9 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
     `guaranteed_pool_minor`: the pool the house guarantees, topped up from
     house/<venue>/tournament_prizes when the pool is fixed (001:L580; 002:L323
     "a fixed amount"); with an entry that costs nothing it is a freeroll
-    (001:L330-332, L602).
+    (001:L330-332, L602). `reserved_basis_points`: the share of the pool kept
+    for a later tournament when the pool is fixed; `reserve_added_minor`: what
+    this tournament's pool takes from that reserve (000:L3386-3388).
 
     Missing values come from the venue's rulebook in force (see the module
     docstring) and are frozen into the event. A satellite may name its
@@ -161,8 +164,12 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
                  "satellite_seat_minor": satellite_seat_minor,
                  "target_tournament_id": target_tournament_id,
                  "tournament_id": tournament_id}
-    if guaranteed_pool_minor:   # only when set: earlier requests keep their fingerprint
-        arguments["guaranteed_pool_minor"] = guaranteed_pool_minor
+    # Only when set: earlier requests keep their fingerprint.
+    for name, value in (("guaranteed_pool_minor", guaranteed_pool_minor),
+                        ("reserved_basis_points", reserved_basis_points),
+                        ("reserve_added_minor", reserve_added_minor)):
+        if value:
+            arguments[name] = value
     return run(ANNOUNCE, arguments, _call(actor, idempotency_key, at))
 
 
@@ -263,6 +270,10 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             "unregistration": figure("tournament.unregister.policy", "not_offered"),
             # The house's guarantee (001:L580), a freeroll's whole pool (001:L602).
             "guaranteed_pool_minor": a.get("guaranteed_pool_minor", 0),
+            # A share kept for a later tournament, money taken from the
+            # reserve (000:L3386-3388).
+            "reserved_basis_points": a.get("reserved_basis_points", 0),
+            "reserve_added_minor": a.get("reserve_added_minor", 0),
             # HexaPro's seats (001:L458); whether deals are allowed (004:L19).
             "hexapro_players": figure("hexapro.players", 3),
             "deals_allowed": figure("deals.allowed", True),
@@ -760,6 +771,13 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
         return _result(first.stream.split("/", 1)[1], events, replayed=replayed)
 
     def refusal(self, context: TournamentContext, error: LedgerError) -> Exception | None:
+        if (isinstance(error, InsufficientFunds)
+                and error.details.get("account") == ev.tournament_reserve(context.row.venue)):
+            return TournamentError(
+                Code.INSUFFICIENT_FUNDS, "the venue's tournament reserve holds less than this"
+                " tournament takes from it (000:L3386-3388)",
+                account=error.details.get("account"),
+                balance_minor=error.details.get("balance_minor"), cite="000:L3386-3388")
         if isinstance(error, InsufficientFunds):
             return TournamentError(
                 Code.INSUFFICIENT_FUNDS, "the gaming account holds less than the price;"
@@ -1045,7 +1063,8 @@ def account_of(role: str, *, tournament_id: str, venue: str) -> str:
     if role.startswith("ticket:"):
         return ev.tournament_tickets(role.split(":", 1)[1])
     return {"pool": ev.prize_pool(tournament_id), "bounties": ev.bounties(tournament_id),
-            "fees": ev.tournament_fees(venue), "house": ev.tournament_prizes(venue)}[role]
+            "fees": ev.tournament_fees(venue), "house": ev.tournament_prizes(venue),
+            "reserve": ev.tournament_reserve(venue)}[role]
 
 
 def _postings(transfers: Sequence[Transfer], tournament_id: str, venue: str,
@@ -1125,6 +1144,9 @@ def _account_terms(code: str, *, tournament_id: str, venue: str, currency: str,
                      name=f"Bounties of tournament {tournament_id}")
     elif code == ev.tournament_fees(venue):
         terms = dict(type=AccountType.REVENUE, name=f"Tournament fees at {venue}")
+    elif code == ev.tournament_reserve(venue):
+        terms = dict(type=AccountType.LIABILITY, must_not_go_negative=True,
+                     name=f"Tournament prize money kept for later tournaments at {venue}")
     else:
         terms = dict(type=AccountType.EXPENSE, name=f"Tournament prize funding at {venue}")
     return dict(code=code, currency=currency, **terms)

@@ -13,6 +13,7 @@ Accounts:
     tournament/<id>/bounties         liability  bounties on players' heads
     house/<venue>/tournament_fees    revenue    fees (and HexaPro draws below 3x)
     house/<venue>/tournament_prizes  expense    HexaPro pools drawn above the buy-ins
+    house/<venue>/tournament_reserve liability  prize money kept for a later tournament
 
 Tournament chips are never money: no account holds them (000:L3266-3267).
 """
@@ -66,3 +67,8 @@ def tournament_fees(venue: str) -> str:
 
 def tournament_prizes(venue: str) -> str:
     return f"house/{venue}/tournament_prizes"
+
+
+def tournament_reserve(venue: str) -> str:
+    """Prize money set aside for a later tournament of the venue (000:L3386-3388)."""
+    return f"house/{venue}/tournament_reserve"

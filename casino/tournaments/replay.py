@@ -50,6 +50,8 @@ def config_from(data: Mapping[str, Any]) -> Config:
         unregistration=data.get("unregistration", "not_offered"),
         guaranteed_pool_minor=data.get("guaranteed_pool_minor", 0),
         hexapro_players=data.get("hexapro_players", 3),
+        reserved_basis_points=data.get("reserved_basis_points", 0),
+        reserve_added_minor=data.get("reserve_added_minor", 0),
         deals_allowed=data.get("deals_allowed", True),
     )
 

@@ -45,6 +45,12 @@ class AnnounceSerializer(StrictSerializer):
     seats_per_table = serializers.IntegerField(min_value=2, max_value=12, default=9)
     satellite_seat_minor = serializers.IntegerField(min_value=1, required=False,
                                                     allow_null=True, default=None)
+    reserved_basis_points = serializers.IntegerField(
+        min_value=0, max_value=9_999, default=0,
+        help_text="The share of the pool kept for a later tournament (000:L3386-3388).")
+    reserve_added_minor = serializers.IntegerField(
+        min_value=0, default=0,
+        help_text="What this pool takes from the venue's tournament reserve when fixed.")
     guaranteed_pool_minor = serializers.IntegerField(
         min_value=0, default=0,
         help_text="The pool the house guarantees, topped up when the pool is fixed"

@@ -125,6 +125,10 @@ class Config:
     # pool is fixed (001:L580; 002:L323 "a fixed amount"); a freeroll's
     # whole pool (001:L330-332, L602).
     guaranteed_pool_minor: int = 0
+    # A share of the pool set aside for a later tournament when the pool is
+    # fixed, and money from that reserve added to this pool (000:L3386-3388).
+    reserved_basis_points: int = 0
+    reserve_added_minor: int = 0
     # Seats of a HexaPro game (001:L458, figure hexapro.players).
     hexapro_players: int = 3
     # Whether the players left may make a deal (004:L19, figure deals.allowed).
@@ -149,6 +153,15 @@ class Config:
         if type(self.guaranteed_pool_minor) is not int or self.guaranteed_pool_minor < 0:
             raise EngineError("invalid_format", "a guaranteed pool is a whole number of"
                               " cents, zero or more")
+        if (type(self.reserved_basis_points) is not int
+                or not 0 <= self.reserved_basis_points < 10_000
+                or type(self.reserve_added_minor) is not int or self.reserve_added_minor < 0):
+            raise EngineError("invalid_format", "a reserved share is 0 to under 100 % and"
+                              " money from the reserve zero or more")
+        if ((self.reserved_basis_points or self.reserve_added_minor)
+                and self.format in ("hexapro", "satellite")):
+            raise EngineError("invalid_format", "a HexaPro or satellite pool neither keeps"
+                              " a reserve nor takes one")
         if self.guaranteed_pool_minor and self.format in ("hexapro", "satellite"):
             raise EngineError("invalid_format", "a HexaPro pool is drawn and a satellite's"
                               " pays seats: neither takes a guaranteed pool")
@@ -429,6 +442,16 @@ class Tournament:
         self.fixed_field = self.paid_field
         self.phase = Phase.POOL_FIXED
         transfers = []
+        # A share kept for a later tournament, and what an earlier one kept
+        # for this one (000:L3386-3388), before the house's guarantee.
+        reserved = self.pool_minor * self.config.reserved_basis_points // 10_000
+        if reserved:
+            self.pool_minor -= reserved
+            transfers.append(Transfer("pool", "reserve", reserved, "reserved"))
+        if self.config.reserve_added_minor:
+            self.pool_minor += self.config.reserve_added_minor
+            transfers.append(Transfer("reserve", "pool", self.config.reserve_added_minor,
+                                      "reserve_added"))
         # The house tops the pool up to its guarantee (001:L580, 002:L323).
         overlay = self.config.guaranteed_pool_minor - self.pool_minor
         if overlay > 0:

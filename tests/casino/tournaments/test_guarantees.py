@@ -108,3 +108,32 @@ def test_partner_premises_announce_with_the_part_i_payout_table(venues):
     row = Tournament.objects.get(id=t)
     assert row.config["payout"]["key"] == "tournaments.payout.standard"
     assert row.config["payout"]["cite"] == "002:L323"
+
+
+def test_a_share_of_the_pool_is_kept_for_a_later_tournament_000_L3386(venues):
+    """000:L3386-3388: 10 % of a EUR 300 pool is kept when the pool is fixed
+    (EUR 270 left to pay); a later tournament takes the EUR 30 into its own
+    pool; one asking for more than the reserve holds is refused."""
+    from casino.tournaments.events import tournament_reserve
+
+    room = "poker-helsinki"
+    first = _run_to_fixed(room, [funded_player() for _ in range(3)],
+                          entry={"prize_minor": 100_00, "fee_minor": 10_00},
+                          reserved_basis_points=1_000)
+    fixed = commands.fix_prize_pool(tournament_id=first, actor="td", idempotency_key=key())
+    assert {"from": "pool", "to": "reserve", "amount_minor": 30_00,
+            "reason": "reserved"} in fixed.transfers
+    assert (balance(prize_pool(first)), balance(tournament_reserve(room))) == (270_00, 30_00)
+
+    greedy = _run_to_fixed(room, [funded_player() for _ in range(3)],
+                           entry={"prize_minor": 100_00, "fee_minor": 10_00},
+                           reserve_added_minor=30_01)
+    with pytest.raises(TournamentError) as refused:
+        commands.fix_prize_pool(tournament_id=greedy, actor="td", idempotency_key=key())
+    assert refused.value.details["cite"] == "000:L3386-3388"
+    later = _run_to_fixed(room, [funded_player() for _ in range(3)],
+                          entry={"prize_minor": 100_00, "fee_minor": 10_00},
+                          reserve_added_minor=30_00)
+    commands.fix_prize_pool(tournament_id=later, actor="td", idempotency_key=key())
+    assert (balance(prize_pool(later)), balance(tournament_reserve(room))) == (330_00, 0)
+    assert Tournament.objects.get(id=later).pool_minor == 330_00
