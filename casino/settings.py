@@ -76,6 +76,8 @@ INSTALLED_APPS = [
     # Its abstract key model under casino.keys' ClientKey (its own APIKey
     # table is unused).
     "rest_framework_api_key",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "casino.keys",
     "axes",
     "django_filters",
@@ -119,6 +121,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The admin's second factor (TOTP): sets user.is_verified(), then sends an
+    # unverified staff user to /admin/two-factor/ (ADMIN_REQUIRE_TWO_FACTOR).
+    "django_otp.middleware.OTPMiddleware",
+    "casino.keys.middleware.AdminTwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -184,6 +190,11 @@ AXES_RESET_ON_SUCCESS = True
 # Lockouts are read and cleared with `manage.py axes_list_attempts` /
 # `axes_reset_username`, not in the admin, whose every page is read-only.
 AXES_ENABLE_ADMIN = False
+
+# Two factors for every staff user of the admin (django-otp, TOTP): on in
+# production, and wherever ADMIN_REQUIRE_TWO_FACTOR=1.
+ADMIN_REQUIRE_TWO_FACTOR = _env_bool("ADMIN_REQUIRE_TWO_FACTOR", PRODUCTION)
+OTP_TOTP_ISSUER = "casino-ledger"
 
 # Sessions (the admin) expire: 8 hours (a shift), and with the browser.
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE", 8 * 60 * 60))

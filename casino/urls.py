@@ -5,7 +5,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from casino.keys.views import two_factor
+
 urlpatterns = [
+    # Before the admin's own URLs: the admin's second factor (casino.keys).
+    path("admin/two-factor/", two_factor, name="admin-two-factor"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("ledger.api.urls")),
     path("api/v1/", include("casino.rules.api.urls")),
