@@ -88,6 +88,7 @@ STATUS: dict[str, int] = {
     "jackpots.invalid_terms": 400,
     "jackpots.terms_fixed_by_rulebook": 409,
     "jackpots.payer_is_approver": 403,
+    "jackpots.rule_not_applied": 422,
     # officers: casino.officers.errors.OfficerErrorCode
     "officers.not_a_compliance_officer": 403,
     "officers.jackpot_payer_is_approver": 403,

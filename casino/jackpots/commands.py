@@ -197,6 +197,30 @@ class PoolResult:
     created: bool
 
 
+# Rules the jackpots app applies as the seeds state them: a rulebook whose
+# figure says otherwise opens no pool rather than being silently not followed.
+# key -> (the value applied, its citation).
+SUPPORTED_RULES: dict[str, tuple[Any, str]] = {
+    # Cash-game tables only: tournament tables pay no drop, win no jackpot.
+    FIGURE_PREFIX + "cash_games_only": (True, "000:L2814, 002:L1788"),
+    "online.jackpot.bad_beat.cash_games_only": (True, "002:L3203"),
+    # Contributions and drops join the pool at the end of the gaming day
+    # (the daily roll-up, 000:L2872-2873, 002:L1804).
+    FIGURE_PREFIX + "contribution.posting": ("end_of_gaming_day", "002:L1804"),
+    FIGURE_PREFIX + "drop.posting": ("end_of_gaming_day", "000:L2872-2873"),
+    # A paid period's time charge stays in the pool below five players.
+    FIGURE_PREFIX + "time_charge.kept_below_min_players": (True, "000:L2878-2879"),
+}
+
+
+def unsupported_rule(figures: Mapping[str, Any]) -> tuple[str, Any, Any, str] | None:
+    """The first SUPPORTED_RULES figure whose value differs, as (key, value, applied, cite)."""
+    for key, (applied, cite) in SUPPORTED_RULES.items():
+        if key in figures and figures[key] != applied:
+            return key, figures[key], applied, cite
+    return None
+
+
 def ensure_pool(*, venue: str, kind: str = BAD_BEAT, actor: str = "system",
                 at: dt.datetime | None = None, idempotency_key: str | None = None
                 ) -> PoolResult:
@@ -248,6 +272,12 @@ class OpenPoolCommand(BaseCommand[PoolContext, PoolResult]):
         day = venue_day(place, at)
         rulebook = rules.rulebook_in_force(place.rulebook_id, day)
         existing = tuple(stream_events(stream, limit=1)) if version else ()
+        differing = None if existing else unsupported_rule(_figures(rulebook, day))
+        if differing is not None:
+            key, value, applied, cite = differing
+            raise JackpotError(Code.RULE_NOT_APPLIED,
+                               f"{rulebook.key} sets {key} to {value!r}; the jackpot pool"
+                               f" applies {applied!r} ({cite})", figure=key, cite=cite)
         return PoolContext(place=place, kind=kind, stream=stream, version=version, at=at,
                            day=day, rulebook=rulebook, config=pool_config(rulebook, kind, day),
                            first_pending=_first_pending_day(pending_account(venue, kind)),

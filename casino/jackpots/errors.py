@@ -21,6 +21,7 @@ class JackpotErrorCode(StrEnum):
     INVALID_TERMS = "jackpots.invalid_terms"
     TERMS_FIXED_BY_RULEBOOK = "jackpots.terms_fixed_by_rulebook"
     PAYER_IS_APPROVER = "jackpots.payer_is_approver"
+    RULE_NOT_APPLIED = "jackpots.rule_not_applied"
 
 
 class JackpotError(CodedError):

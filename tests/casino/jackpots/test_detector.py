@@ -129,3 +129,19 @@ def test_hi_lo_games_take_part_by_the_rulebooks_switch_000_L3196():
     assert variant_takes_part("omaha_hilo", on) is True
     assert variant_takes_part("omaha_hilo", off) is False
     assert variant_takes_part("omaha", off) is True
+
+
+@pytest.mark.parametrize("figure_key", [
+    "jackpot.bad_beat.cash_games_only", "online.jackpot.bad_beat.cash_games_only",
+    "jackpot.bad_beat.contribution.posting", "jackpot.bad_beat.drop.posting",
+    "jackpot.bad_beat.time_charge.kept_below_min_players"])
+def test_a_rulebook_contradicting_an_applied_jackpot_rule_is_named(figure_key):
+    """000:L2814, L2872-2873, L2878-2879; 002:L1788, L1804, L3203: the pool
+    applies these as the seeds state them; a rulebook saying otherwise is
+    caught (jackpots.rule_not_applied when its pool would open)."""
+    from casino.jackpots.commands import SUPPORTED_RULES, unsupported_rule
+
+    applied, cite = SUPPORTED_RULES[figure_key]
+    other = "at_once" if isinstance(applied, str) else not applied
+    assert unsupported_rule({figure_key: applied}) is None
+    assert unsupported_rule({figure_key: other}) == (figure_key, other, applied, cite)

@@ -66,20 +66,9 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
                                      " forfeited after 90 days"),
     # jackpots
-    "jackpot.bad_beat.cash_games_only": (JACKPOTS, "tournament tables pay no drop and win"
-                                         " no jackpot, built in"),
-    "online.jackpot.bad_beat.cash_games_only": (JACKPOTS, "as jackpot.bad_beat."
-                                                "cash_games_only, online"),
-    "jackpot.bad_beat.contribution.posting": (JACKPOTS, "contributions roll up at the end"
-                                              " of the gaming day, built in"),
-    "jackpot.bad_beat.drop.posting": (JACKPOTS, "drops roll up at the end of the gaming"
-                                      " day, built in"),
     "jackpot.bad_beat.time_charge.requires_all_players_consent": (JACKPOTS, "the time"
                                                                   " charge is taken without"
                                                                   " recording consent"),
-    "jackpot.bad_beat.time_charge.kept_below_min_players": (JACKPOTS, "a paid period's"
-                                                            " charge stays in the pool,"
-                                                            " built in"),
     # tournaments
     "hexapro.unfinished.settle_within": (TOURNAMENTS, "unfinished HexaPro games are not"
                                          " settled within 90 days by any job"),
