@@ -98,7 +98,12 @@ def measure(args: argparse.Namespace) -> _http_load.Summary:
                 call_command("migrate", app, verbosity=0, interactive=False)
             with connection.cursor() as cursor:
                 cursor.execute(TABLE_SQL)
-            token = Token.objects.create(user=User.objects.create_user("floor")).key
+            # bulk_create sends no post_save: the product's settings, loaded
+            # in this process, would turn a saved Token into a hashed
+            # ClientKey (casino.keys), a table the floor database lacks. The
+            # floor serves DRF's own plaintext TokenAuthentication.
+            token = Token.objects.bulk_create([Token(
+                key=Token.generate_key(), user=User.objects.create_user("floor"))])[0].key
             connections.close_all()
             env = {**os.environ, "DATABASE_URL": throwaway.database_url(name),
                    "DJANGO_SETTINGS_MODULE": "_floor_settings", "DEBUG": "0",
