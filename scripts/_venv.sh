@@ -16,8 +16,11 @@ fi
 python -m pip install --quiet --upgrade pip
 # Editable install: maturin compiles native_eval (release) and links casino
 # and ledger from this folder.
+# The lock file pins every package's version (scripts/lock.sh writes it).
+lock=()
+[ -f requirements.lock ] && [ -z "${CASINO_NO_LOCK:-}" ] && lock=(-c requirements.lock)
 if [ -n "${1:-}" ]; then
-    python -m pip install --quiet -e ".[$1]"
+    python -m pip install --quiet "${lock[@]}" -e ".[$1]"
 else
-    python -m pip install --quiet -e .
+    python -m pip install --quiet "${lock[@]}" -e .
 fi

@@ -18,5 +18,7 @@ echo "== import contracts"
 lint-imports
 echo "== browser (headless Chromium for the admin's browser test)"
 . scripts/browser_deps.sh
+echo "== docker-compose (validates compose.yaml in tests/ops/test_compose.py)"
+. scripts/compose_deps.sh
 echo "== pytest"
 python -m pytest "$@"
