@@ -449,6 +449,16 @@ TWO_PERSON_RULES: tuple[TwoPersonRule, ...] = (
                   "proposed_by", "compliance.approver_is_proposer",
                   "a manual correction is decided by someone other than its proposer"
                   " (DESIGN 3)"),
+    TwoPersonRule("machines.approve_malfunction_credit",
+                  "machines.propose_malfunction_credit", "proposed_by",
+                  "machines.approver_is_proposer",
+                  "a malfunction credit is decided by a person other than its proposer"
+                  " (the machines app's decision: credited by two people)"),
+    TwoPersonRule("machines.reject_malfunction_credit",
+                  "machines.propose_malfunction_credit", "proposed_by",
+                  "machines.approver_is_proposer",
+                  "a malfunction credit is decided by a person other than its proposer"
+                  " (the machines app's decision: credited by two people)"),
 )
 
 

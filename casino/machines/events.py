@@ -91,6 +91,10 @@ JACKPOT_HIT_REJECTED = "machines.jackpot_hit_rejected"
 MALFUNCTION_CREDIT_PROPOSED = "machines.malfunction_credit_proposed"
 MALFUNCTION_CREDIT_APPROVED = "machines.malfunction_credit_approved"
 MALFUNCTION_CREDIT_REJECTED = "machines.malfunction_credit_rejected"
+# A decision the two-person rule refused (casino.roles TWO_PERSON_RULES), on
+# `<credit stream>/rejections`: command, earlier, record, actor, proposed_by,
+# rule, message, why. Nothing else is written.
+FOUR_EYES_REFUSED = "machines.four_eyes_refused"
 SLOT_TOURNAMENT_ANNOUNCED = "machines.slot_tournament_announced"
 SLOT_TOURNAMENT_PRIZES_PUBLISHED = "machines.slot_tournament_prizes_published"
 SLOT_TOURNAMENT_ENTERED = "machines.slot_tournament_entered"

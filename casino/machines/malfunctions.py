@@ -32,13 +32,15 @@ from typing import Any, Mapping, Sequence
 from casino.compliance.pipeline import venue_day
 from casino.rules import queries as rules
 from casino.rules.models import Venue
-from casino.runner import BaseCommand, Call, Decision, run
+from casino.roles import four_eyes_payload, same_person, two_person_rule
+from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from casino.wallet import PlayerCredit, accounts_to_open, credit_players
 from ledger import NewEvent, Posting, RecordedEvent
 from ledger.read import AccountType, stream_version
 
 from .errors import MachinesError, MachinesErrorCode as Code
 from .events import (
+    FOUR_EYES_REFUSED,
     MALFUNCTION_CREDIT_APPROVED,
     MALFUNCTION_CREDIT_PROPOSED,
     MALFUNCTION_CREDIT_REJECTED,
@@ -194,6 +196,7 @@ class DecideContext:
     note: str
     credits: Mapping[str, PlayerCredit]
     at: dt.datetime
+    actor: str = ""
 
 
 class _Decide(BaseCommand[DecideContext, MalfunctionResult]):
@@ -211,10 +214,6 @@ class _Decide(BaseCommand[DecideContext, MalfunctionResult]):
             raise MachinesError(Code.MALFUNCTION_CREDIT_DECIDED,
                                 f"malfunction credit {credit.id} is {credit.state}",
                                 credit_id=credit.id, state=credit.state)
-        if credit.proposed_by == call.actor:
-            raise MachinesError(Code.APPROVER_IS_PROPOSER,
-                                "a malfunction credit is decided by a second person, not its"
-                                " proposer", credit_id=credit.id)
         machine = Machine.objects.get(id=credit.machine)
         place = rules.venue(credit.venue)
         credits = {}
@@ -223,9 +222,32 @@ class _Decide(BaseCommand[DecideContext, MalfunctionResult]):
                                      currency=machine.currency, venue=place.code,
                                      open_payouts_due=False)
         return DecideContext(credit, machine, place, version, arguments["note"], credits,
-                             call.moment())
+                             call.moment(), call.actor)
+
+    def check(self, context: DecideContext) -> Rejection | None:
+        """The proposer may not decide their own credit: refused on the record."""
+        credit = context.credit
+        rule = two_person_rule(self.name)
+        if not same_person(rule, actor=context.actor, earlier_actor=credit.proposed_by):
+            return None
+        message = "a malfunction credit is decided by a second person, not its proposer"
+        payload = four_eyes_payload(rule, actor=context.actor, earlier_actor=credit.proposed_by,
+                                    record=credit.id, message=message)
+        event = NewEvent(stream=f"{malfunction_stream(credit.id)}/rejections",
+                         type=FOUR_EYES_REFUSED, payload=payload, schema_version=SCHEMA_VERSION,
+                         occurred_at=context.at, gaming_day=venue_day(context.place, context.at))
+
+        def error(position: int) -> MachinesError:
+            return MachinesError(Code.APPROVER_IS_PROPOSER, message, credit_id=credit.id,
+                                 rejection_position=position)
+
+        return Rejection(event, error)
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> MalfunctionResult:
+        if events[0].type == FOUR_EYES_REFUSED:     # a replayed refusal is refused again
+            p = events[0].payload
+            raise MachinesError(Code.APPROVER_IS_PROPOSER, p["message"], credit_id=p["record"],
+                                rejection_position=events[0].position)
         return _result(events[0], replayed)
 
 

@@ -74,6 +74,25 @@ def proposed_correction(request, first: str) -> str:
                               actor=first).id
 
 
+def proposed_malfunction_credit(request, first: str) -> str:
+    from casino.machines import malfunctions
+    from tests.casino.machines.conftest import HALL, machine
+
+    request.getfixturevalue("venues")
+    return malfunctions.propose_malfunction_credit(
+        machine_id=machine(HALL, credit_minor=5_00),
+        device_record={"wins_minor": 12_50, "credits_minor": 0, "free_games": 0,
+                       "device": "cabinet-7"},
+        reason="power cut during the draw", actor=first,
+        idempotency_key=f"malfunction-{next(_keys)}").credit_id
+
+
+def malfunction_state(record: str) -> str:
+    from casino.machines.models import MalfunctionCredit
+
+    return MalfunctionCredit.objects.get(id=record).state
+
+
 def hit_state(record: str) -> str:
     return JackpotHit.objects.get(id=record).state
 
@@ -138,7 +157,18 @@ PATHS = [
          "rejected", "compliance.four_eyes_refused", "compliance.approver_is_proposer",
          api_post("/api/v1/corrections/{record}/reject", NOTE),
          (admin_view("admin:compliance_correction_reject", NOTE),)),
+    Path("machines.approve_malfunction_credit", proposed_malfunction_credit, malfunction_state,
+         "proposed", "approved", "machines.four_eyes_refused", "machines.approver_is_proposer",
+         api_post("/api/v1/malfunction-credits/{record}/approve", NOTE), ()),
+    Path("machines.reject_malfunction_credit", proposed_malfunction_credit, malfunction_state,
+         "proposed", "rejected", "machines.four_eyes_refused", "machines.approver_is_proposer",
+         api_post("/api/v1/malfunction-credits/{record}/reject", NOTE), ()),
 ]
+API_URLS = {"jackpots.pay_hit": "/api/v1/jackpots/hits/{record}/pay",
+            "compliance.approve_correction": "/api/v1/corrections/{record}/approve",
+            "compliance.reject_correction": "/api/v1/corrections/{record}/reject",
+            "machines.approve_malfunction_credit": "/api/v1/malfunction-credits/{record}/approve",
+            "machines.reject_malfunction_credit": "/api/v1/malfunction-credits/{record}/reject"}
 WAYS = [(path, "api", path.api) for path in PATHS] + [
     (path, f"admin-{index}", way) for path in PATHS for index, way in enumerate(path.admin)]
 
@@ -175,9 +205,7 @@ def test_the_api_answers_the_rules_code_and_a_replay_is_refused_again(db, reques
     first = officer("first-officer")
     record = path.setup(request, first.username)
     client = api(first)
-    url = {"jackpots.pay_hit": "/api/v1/jackpots/hits/{record}/pay",
-           "compliance.approve_correction": "/api/v1/corrections/{record}/approve",
-           "compliance.reject_correction": "/api/v1/corrections/{record}/reject"}[path.command]
+    url = API_URLS[path.command]
     body = {} if path.command.startswith("jackpots") else NOTE
     answers = [client.post(url.format(record=record), body, format="json",
                            headers={"Idempotency-Key": "same-key"}) for _ in range(2)]
