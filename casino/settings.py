@@ -265,6 +265,8 @@ LEDGER_SEAL_FILE = os.environ.get("LEDGER_SEAL_FILE",
                                   str(DATA_DIR / "seals" / "{database}.jsonl"))
 LEDGER_SEAL_KEY_FILE = os.environ.get("LEDGER_SEAL_KEY_FILE",
                                       str(DATA_DIR / "seals" / "ed25519.key"))
+# The daily seal (casino.reports, beat) also anchors there: on in production.
+LEDGER_SEAL_DAILY = _env_bool("LEDGER_SEAL_DAILY", PRODUCTION)
 
 # The catch-up feed shows each client only what its roles may read elsewhere,
 # personal data hidden from all but officers and auditors (issue 16).

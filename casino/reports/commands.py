@@ -239,8 +239,10 @@ def seal_day(*, gaming_day: dt.date, actor: str = "celery",
     """
     now = at or clock.now()
     try:
-        return run(COMMANDS["reports.seal_day"], {"gaming_day": gaming_day.isoformat()},
-                   Call(actor=actor, key=seal_key(gaming_day), at=now, source=SOURCE))
+        sealed = run(COMMANDS["reports.seal_day"], {"gaming_day": gaming_day.isoformat()},
+                     Call(actor=actor, key=seal_key(gaming_day), at=now, source=SOURCE))
+        _anchor_outside_the_database()
+        return sealed
     except _ChainBroken as broken:
         run(COMMANDS["reports.seal_refused"], broken.payload,
             Call(actor=actor, at=now, source=SOURCE))
@@ -249,6 +251,17 @@ def seal_day(*, gaming_day: dt.date, actor: str = "celery",
                            f"the hash chain does not verify: {payload['problem']}",
                            bad_position=payload["bad_position"],
                            problem=payload["problem"]) from None
+
+
+def _anchor_outside_the_database() -> None:
+    """With settings.LEDGER_SEAL_DAILY (on in production), the daily seal is also a
+    signed Merkle tree head in the external seal file (ledger.seals, issue 16)."""
+    from django.conf import settings
+
+    if getattr(settings, "LEDGER_SEAL_DAILY", False):
+        from ledger.seals import anchor
+
+        anchor()
 
 
 def seal_ended_days(*, actor: str = "celery", at: dt.datetime | None = None

@@ -190,3 +190,20 @@ def test_the_auditors_verifier_needs_only_the_seal_file_and_the_public_key(seale
     (sealed / "other.pub").write_bytes(seals.public_key_pem(seals.load_private_key(other)))
     assert seals.main([str(path), "--public-key", str(sealed / "other.pub")]) == 1
     assert "not signed by the seal key" in capsys.readouterr().out
+
+
+def test_the_daily_seal_anchors_outside_the_database(seeded_day, settings, tmp_path,
+                                                     monkeypatch):
+    """With LEDGER_SEAL_DAILY (production), reports' seal_day also appends a signed
+    tree head covering the log up to the day's seal event."""
+    from casino.reports import commands as reports
+    from tests.casino.reports.conftest import DAY, DAY_AFTER
+
+    settings.LEDGER_SEAL_DAILY = True
+    settings.LEDGER_SEAL_FILE = str(tmp_path / "daily-{database}.jsonl")
+    settings.LEDGER_SEAL_KEY_FILE = str(tmp_path / "seal.key")
+    monkeypatch.setattr("casino.clock.now", lambda: DAY_AFTER)
+    sealed = reports.seal_day(gaming_day=DAY, actor="celery")
+    (written,) = seals.read_seals(next(tmp_path.glob("daily-*.jsonl")))
+    assert written["tree_size"] == sealed.position
+    assert verify_ledger().sealed == sealed.position
