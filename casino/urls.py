@@ -29,6 +29,8 @@ urlpatterns = [
     # every asset comes from /static/ (drf-spectacular-sidecar): no CDN (issue 18).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema",
+    path("api/v1/", include("casino.cashier.api.urls")),
+    path("api/v1/", include("casino.tablegames.api.urls")),
                                                     template_name="ops/redoc.html"),
          name="redoc"),
 ]

@@ -26,6 +26,7 @@ from casino.roles import Role
 from ledger.models import Event
 from tests.casino.conftest import make_player
 
+from . import walk_back_office as back
 from . import walk_world as w
 from .walk_world import AlreadyDone, Independent, NoOtherRequest, Refused, Row
 
@@ -188,6 +189,23 @@ WALK: dict[str, Entry] = {
         "poker.hand_finished", "a hand is voided once")),
     "v1_poker_hands_decision_create": Entry(w.decide_dispute, _taken(
         "poker.hand_finished", "a dispute is decided once")),
+    # cashier windows and table-games accounting (issue 17)
+    "v1_cashier_shifts_create": Entry(back.open_window, Refused(
+        409, "cashier.window_busy", "a window holds one open shift")),
+    "v1_cashier_shift_closes_create": Entry(back.close_window, Refused(
+        409, "cashier.no_open_shift", "a shift closes once")),
+    "v1_cashier_transfers_create": Entry(back.transfer, Refused(
+        400, "cashier.signatures_required", "the other user did not sign the slip")),
+    "v1_tablegames_openings_create": Entry(lambda: back.table_write("openings"), Refused(
+        409, "tablegames.table_open", "a table opens once")),
+    "v1_tablegames_fills_create": Entry(lambda: back.table_write("fills"), Refused(
+        400, "tablegames.signatures_required", "the other user did not sign the slip")),
+    "v1_tablegames_credits_create": Entry(lambda: back.table_write("credits"), Refused(
+        400, "tablegames.signatures_required", "the other user did not sign the slip")),
+    "v1_tablegames_closes_create": Entry(lambda: back.table_write("closes"), Refused(
+        409, "tablegames.table_not_open", "a table closes once")),
+    "v1_tablegames_soft_counts_create": Entry(lambda: back.table_write("soft-counts"), Refused(
+        409, "tablegames.nothing_to_count", "a drop box is counted once")),
 }
 NAMES = sorted(WALK)
 # POSTs that are queries: they write nothing and take no Idempotency-Key, so
@@ -242,7 +260,8 @@ def test_every_write_operation_has_a_row(write_operations):
     """A write in the schema without a row in the walk (or a row for a write
     that no longer exists) fails here."""
     assert sorted(write_operations) == sorted([*WALK, *QUERIES])
-    assert len(write_operations) == 61 + 14  # + issue 15's machines and venues
+    # + issue 15's machines and venues, issue 17's cashier and table games
+    assert len(write_operations) == 61 + 14 + 8
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))
