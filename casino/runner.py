@@ -70,6 +70,11 @@ _client_time: ContextVar[dt.datetime | None] = ContextVar("casino_client_time", 
 # (casino.middleware.WriteRequestMiddleware reads and resets it).
 _replays: ContextVar[tuple[bool, ...]] = ContextVar("casino_replays", default=())
 
+# The request id and correlation id of the request being served (set by
+# casino.ops.middleware.RequestIdMiddleware); a Call without its own goes
+# into the events' metadata with these (issue 18).
+_request_ids: ContextVar[tuple[str, str]] = ContextVar("casino_request_ids", default=("", ""))
+
 ContextT = TypeVar("ContextT")
 ResultT = TypeVar("ResultT")
 
@@ -203,6 +208,11 @@ def set_client_time(at: dt.datetime | None) -> None:
     _client_time.set(at)
 
 
+def set_request_ids(request_id: str, correlation_id: str) -> None:
+    """Record the ids of the request being served, for its events' metadata."""
+    _request_ids.set((request_id, correlation_id))
+
+
 def reset_client_time() -> None:
     """Forget the client's business time and replays (start and end of every request)."""
     _client_time.set(None)
@@ -254,6 +264,10 @@ def run(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], call:
     client_at = _client_time.get()
     if client_at is not None and call.at is None:
         call = replace(call, at=client_at, at_from_client=True)
+    request_id, correlation_id = _request_ids.get()
+    if (request_id and not call.request_id) or (correlation_id and not call.correlation_id):
+        call = replace(call, request_id=call.request_id or request_id,
+                       correlation_id=call.correlation_id or correlation_id)
     request = fingerprint(command, arguments)
     if call.at_from_client:
         # The business time a client sent is part of its request: the same

@@ -31,6 +31,7 @@ from typing import Any, Mapping, Sequence
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
+from prometheus_client import Gauge, Histogram
 
 from . import projections
 from .canonical import dumps, event_hash, request_fingerprint, timestamp_text
@@ -58,6 +59,14 @@ from .types import (
 )
 
 logger = logging.getLogger(__name__)
+
+# Metrics (issue 18): observed only, no behaviour depends on them. Exposed
+# with every other metric at /metrics (casino/ops/metrics.py).
+APPEND_SECONDS = Histogram("ledger_append_seconds", "Time of one ledger append, queue wait included")
+GROUP_SIZE = Histogram("ledger_group_size", "Requests committed together by the group writer",
+                       buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512))
+WRITER_QUEUE_DEPTH = Gauge("ledger_writer_queue_depth",
+                           "Appends waiting for this process's group writer")
 
 EVENTS_PER_APPEND_MAX = 10_000
 # A group holds at most this many requests and this many events: the writer
@@ -110,10 +119,11 @@ def append(
     """
     append_request = _build_request(events, expected_versions, idempotency_key, metadata, request,
                                     report_balances)
-    if connection.in_atomic_block:
-        outcome = write_group([append_request])[0]
-    else:
-        outcome = _writer().submit(append_request)
+    with APPEND_SECONDS.time():
+        if connection.in_atomic_block:
+            outcome = write_group([append_request])[0]
+        else:
+            outcome = _writer().submit(append_request)
     if isinstance(outcome, LedgerError):
         raise outcome
     return outcome
@@ -503,6 +513,7 @@ class _GroupWriter:
         return group, None
 
     def _commit(self, group: list) -> None:
+        GROUP_SIZE.observe(len(group))
         try:
             with transaction.atomic():
                 outcomes = write_group([request for request, _ in group])
@@ -538,6 +549,14 @@ def _writer() -> _GroupWriter:
             _writer_instance = _GroupWriter()
             _writer_pid = os.getpid()
         return _writer_instance
+
+
+def _queue_depth() -> int:
+    writer = _writer_instance
+    return writer._queue.qsize() if writer is not None and _writer_pid == os.getpid() else 0
+
+
+WRITER_QUEUE_DEPTH.set_function(_queue_depth)
 
 
 def stop_writer() -> None:

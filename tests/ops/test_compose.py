@@ -128,10 +128,14 @@ def test_web_command_execs_gunicorn_with_every_option(compose, tmp_path):
         "print(json.dumps({'pid': os.getpid(), 'argv': sys.argv[1:]}))\n")
     for tool in bin_dir.iterdir():
         tool.chmod(0o755)
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "WEB_WORKERS": "3", "WEB_THREADS": "5"}
+    metrics_dir = tmp_path / "prometheus"
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "WEB_WORKERS": "3", "WEB_THREADS": "5",
+           "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
     shell = subprocess.Popen(["sh", "-c", script], env=env, stdout=subprocess.PIPE, text=True)
     out, _ = shell.communicate(timeout=60)
     assert shell.returncode == 0
+    assert metrics_dir.is_dir()  # made fresh before gunicorn starts
+    assert compose["services"]["web"]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
     ran = json.loads(out)
     # exec: gunicorn replaced the shell, so the container's stop signal reaches it.
     assert ran["pid"] == shell.pid
