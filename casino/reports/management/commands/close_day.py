@@ -11,6 +11,7 @@ import datetime as dt
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
 
 from casino.errors import CodedError
 from casino.rules.models import Venue
@@ -29,6 +30,8 @@ class Command(BaseCommand):
         parser.add_argument("--preview", action="store_true", help="compute, do not record")
         parser.add_argument("--json", action="store_true", help="print the whole close")
         parser.add_argument("--actor", default="manage.py")
+        parser.add_argument("--no-progress", action="store_true",
+                            help="Hide the progress bar (shown on a terminal only).")
 
     def handle(self, *args, **options) -> None:
         try:
@@ -42,7 +45,8 @@ class Command(BaseCommand):
         else:
             raise CommandError("give --venue or --all-venues")
         unreconciled = []
-        for venue in venues:
+        for venue in tqdm(venues, unit="venue", desc="close_day", file=self.stderr._out,
+                          disable=True if options["no_progress"] else None):
             try:
                 if options["preview"]:
                     payload, position = compute_close(venue, day).payload(), None

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
 
 from casino.errors import CodedError
 
@@ -33,6 +34,8 @@ class Command(BaseCommand):
         parser.add_argument("--out", required=True, help="file to write")
         parser.add_argument("--head", type=int, default=None, help="ledger position")
         parser.add_argument("--actor", default="manage.py")
+        parser.add_argument("--no-progress", action="store_true",
+                            help="Hide the progress bar (shown on a terminal only).")
 
     def handle(self, *args, **options) -> None:
         try:
@@ -46,17 +49,21 @@ class Command(BaseCommand):
             if options["format"] == "xlsx":
                 self._xlsx(first, last, head, out, options["actor"])
             else:
-                self._csv(first, last, head, out, options["actor"])
+                self._csv(first, last, head, out, options["actor"],
+                          progress=not options["no_progress"])
         except CodedError as error:
             raise CommandError(f"{error.code}: {error.message}") from None
 
-    def _csv(self, first, last, head, out: Path, actor: str) -> None:
+    def _csv(self, first, last, head, out: Path, actor: str, progress: bool = True) -> None:
         targets = {JOURNAL: out, TRIAL_BALANCE: out.with_name(f"{out.stem}-trial-balance.csv")}
         for part, path in targets.items():
             export = CsvExport(first, last, part=part, head=head)
-            with path.open("wb") as file:
+            with path.open("wb") as file, tqdm(
+                    unit="B", unit_scale=True, desc=path.name, file=self.stderr._out,
+                    disable=None if progress else True) as bar:
                 for chunk in export:
                     file.write(chunk)
+                    bar.update(len(chunk))
             tally = export.tally
             recorded = record_export(
                 actor=actor, first=first, last=last, format="csv", part=part, head=head,
