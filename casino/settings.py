@@ -333,6 +333,8 @@ from casino.ops.logs import configure as _configure_logs  # noqa: E402
 
 LOGGING["formatters"] = _configure_logs(os.environ.get("LOG_FORMAT", "console"))
 LOGGING["handlers"]["console"]["formatter"] = "structured"
+# Celery's worker and beat log through the same handler (JSON), not their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Readiness (casino/ops/health.py): the chain must have been verified no
 # longer ago than this. Decision (not in the seeds): 26 hours. Every ended

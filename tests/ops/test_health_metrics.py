@@ -97,3 +97,27 @@ def test_metrics_count_requests_per_route_appends_refusals_and_verification_lag(
     assert _sample(after, "ledger_group_size_count") >= _sample(before, "ledger_group_size_count")
     assert "ledger_writer_queue_depth" in after
     assert _sample(after, "ledger_verification_lag_seconds") == 90 * 60
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_group_writer_reports_group_sizes_and_append_latency(client, venues):
+    """Outside a transaction appends go through the group writer thread."""
+    from tests.casino.conftest import make_player
+
+    before = client.get("/metrics").content.decode()
+    make_player()
+    after = client.get("/metrics").content.decode()
+    groups = (_sample(after, "ledger_group_size_count")
+              - _sample(before, "ledger_group_size_count"))
+    appends = (_sample(after, "ledger_append_seconds_count")
+               - _sample(before, "ledger_append_seconds_count"))
+    assert groups >= 1 and appends >= groups
+    assert _sample(after, "ledger_group_size_sum") - _sample(before, "ledger_group_size_sum") \
+        == appends
+
+
+def test_celery_logs_through_the_structured_handler(settings):
+    from casino.celery import app
+
+    assert app.conf.worker_hijack_root_logger is False
+    assert settings.LOGGING["handlers"]["console"]["formatter"] == "structured"
