@@ -104,6 +104,12 @@ WALK: dict[str, Entry] = {
         "jackpots.hit_not_pending", "a hit is decided once")),
     "v1_jackpots_hits_pay_create": Entry(w.hit_decision("pay"), _taken(
         "jackpots.hit_not_approved", "a hit is paid once")),
+    "v1_jackpots_pools_terms_create": Entry(w.post_jackpot_terms),   # posted again, recorded
+    "v1_sitngo_series_create": Entry(w.post_sitngo_series),
+    "v1_sitngo_series_tournaments_create": Entry(w.record_sitngo_tournament, _taken(
+        "sitngo.already_recorded", "a finished sit'n'go counts once")),
+    "v1_tournaments_unregistrations_create": Entry(w.unregister, _taken(
+        "tournaments.not_entered", "a player withdraws once", 422)),
     # reports
     "v1_reports_closes_create": Entry(w.close_day, AlreadyDone(
         "a venue's gaming day closes once: closing it again answers the close")),
@@ -260,8 +266,9 @@ def test_every_write_operation_has_a_row(write_operations):
     """A write in the schema without a row in the walk (or a row for a write
     that no longer exists) fails here."""
     assert sorted(write_operations) == sorted([*WALK, *QUERIES])
-    # + issue 15's machines and venues, issue 17's cashier and table games
-    assert len(write_operations) == 61 + 14 + 8
+    # + issue 15's machines and venues, issue 17's cashier and table games,
+    # issue 14's posted terms and withdrawals, issue 22's sit'n'go jackpots
+    assert len(write_operations) == 61 + 14 + 8 + 4
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))

@@ -26,7 +26,8 @@ ENDPOINTS = {
     "/api/v1/rulebooks": {"get": (None, "200", None)},
     "/api/v1/rulebooks/{rulebook_id}/{version}": {
         "get": (None, "200", "RulebookVersionDetails")},
-    "/api/v1/venues": {"get": (None, "200", None)},
+    "/api/v1/venues": {"get": (None, "200", None),
+                       "post": ("VenueRegistrationRequest", "201", "Venue")},
     "/api/v1/venues/{code}": {"get": (None, "200", "Venue")},
 }
 

@@ -834,3 +834,87 @@ def reconcile_machine_meters() -> Row:
 def machine_pay_out() -> Row:
     return _row(Role.TABLE_CONTROLLER, f"/api/v1/machines/{_machine(10_00)}/pay-outs",
                 {"to": "cash_desk"}, {"to": "account", "player_id": make_player().id})
+
+
+# Posted jackpot terms, withdrawals, sit'n'go jackpots -------------------------
+
+
+POSTED_TERMS = {"notice": "Gaming-area notice BB-1, poker room entrance",
+                "criteria": {"1": {"texas_holdem": "full_house:aces_over_kings"}},
+                "shares": {"1": {"loser_share": 4000, "winner_share": 2000,
+                                 "others_share": 2000}},
+                "base_guarantee": "500.00"}
+
+
+def post_jackpot_terms() -> Row:
+    return _row(Role.COMPLIANCE_OFFICER, f"/api/v1/jackpots/pools/{CASINO}/bad_beat/terms",
+                POSTED_TERMS, {**POSTED_TERMS, "notice": "Gaming-area notice BB-2"})
+
+
+ONLINE_ROOM = "poker-online"
+
+
+def _online_room() -> str:
+    from casino.rules.commands import register_venue
+    from casino.rules.models import Venue
+
+    if not Venue.objects.filter(code=ONLINE_ROOM).exists():
+        register_venue(code=ONLINE_ROOM, name=ONLINE_ROOM, rulebook_id="veikkaus-online-poker")
+    return ONLINE_ROOM
+
+
+def unregister() -> Row:
+    """Online, a withdrawal before the start refunds the entry (001:L310-312)."""
+    t = tournaments.announce(venue=_online_room(), name="Freezeout", format="freezeout",
+                             entry={"prize_minor": 10_00, "fee_minor": 1_00}, actor="td",
+                             idempotency_key=key("announce")).tournament_id
+    tournaments.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    ids = [_tournament_player() for _ in range(2)]
+    for player_id in ids:
+        tournaments.register(tournament_id=t, player_id=player_id, actor="cage",
+                             idempotency_key=key())
+    return _row(Role.CAGE, _t(t, "unregistrations"), {"player_id": ids[0]},
+                {"player_id": ids[1]})
+
+
+SITNGO_VENUE = "ray-online"
+
+
+def post_sitngo_series() -> Row:
+    return _row(Role.TABLE_CONTROLLER, "/api/v1/sitngo/series",
+                {"venue": SITNGO_VENUE, "wins_to_trigger": 3, "fee": "0.50"},
+                {"venue": SITNGO_VENUE, "wins_to_trigger": 2, "fee": "0.50"})
+
+
+def _finished_sit_and_go() -> str:
+    """A finished heads-up sit'n'go at RAY online (002:L3297)."""
+    players = []
+    for _ in range(2):
+        player = make_player()
+        deposit(player_id=player.id, venue=CASINO, amount_minor=500_00, currency="EUR",
+                method="cash", actor="cage", idempotency_key=key("sng-deposit"))
+        players.append(player.id)
+    t = tournaments.announce(venue=SITNGO_VENUE, name="SNG", format="sit_and_go",
+                             entry={"prize_minor": 9_50, "fee_minor": 50},
+                             seats_per_table=2, actor="td",
+                             idempotency_key=key("announce")).tournament_id
+    tournaments.open_registration(tournament_id=t, actor="td", idempotency_key=key())
+    for player_id in players:
+        tournaments.register(tournament_id=t, player_id=player_id, actor="web",
+                             idempotency_key=key())
+    tournaments.start(tournament_id=t, actor="td", idempotency_key=key())
+    tournaments.eliminate(tournament_id=t, outs=[{"player_id": players[1], "stack": 100}],
+                          actor="td", idempotency_key=key())
+    tournaments.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
+    tournaments.finish(tournament_id=t, actor="td", idempotency_key=key())
+    return t
+
+
+def record_sitngo_tournament() -> Row:
+    from casino.sitngo.commands import post_series
+
+    series = post_series(venue=SITNGO_VENUE, wins_to_trigger=3, fee_minor=50, actor="td",
+                         idempotency_key=key("series")).series_id
+    url = f"/api/v1/sitngo/series/{series}/tournaments"
+    return _row(Role.TABLE_CONTROLLER, url, {"tournament_id": _finished_sit_and_go()},
+                {"tournament_id": _finished_sit_and_go()})
