@@ -47,7 +47,7 @@ import datetime as dt
 import random
 import uuid
 import zoneinfo
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from django.db.models import Subquery
@@ -671,7 +671,16 @@ class TournamentCommand(BaseCommand[TournamentContext, TournamentResult]):
         full = dict(payload)
         if event_type in PURCHASES:
             price = _price_of(state, event_type)
-            # A freeroll's entry stakes nothing (001:L602): no stake to check.
+            if price is not None and price.total_minor == 0:
+                # A freeroll's entry stakes nothing (001:L602), but self-exclusion
+                # and the player rules apply to every game (002:L3086): the free
+                # entry passes the player checks (decision tournaments.freeroll).
+                attempt, compliance, verdict = _free_entry_checks(
+                    arguments["player_id"], venue.code, row.currency, at)
+                if not verdict.allowed:
+                    return TournamentContext(**common, payload=full, attempt=attempt,
+                                             compliance=compliance, verdict=verdict)
+                full.update(verdict=verdict_record(verdict))
             if price is not None and price.total_minor > 0:
                 player_id = arguments["player_id"]
                 attempt = Attempt(kind="stake", venue=venue.code,
@@ -1011,6 +1020,22 @@ def _seat_winners(state: State, *, satellite: Tournament, target_id: str, at: dt
         if refusal and ticket is not None:
             seating.tickets.add(player_id)
     return seating
+
+
+def _free_entry_checks(player_id: str, venue: str, currency: str, at: dt.datetime
+                       ) -> tuple[Attempt, AttemptContext, Verdict]:
+    """The player checks of an entry that costs nothing (a freeroll).
+
+    The entry is a `buy_in` attempt of no amount that moves no gaming-account
+    money, so only the player rules run on it: identity (002:L3031), age and
+    self-exclusion (002:L3086). The pipeline's loader takes positive amounts
+    only, so the context is loaded for one cent and then holds the true zero
+    the checks and a recorded refusal see.
+    """
+    attempt = Attempt(kind="buy_in", venue=venue, amount_minor=0, currency=currency,
+                      player_id=player_id, game=GAME, category="pvp", at=at)
+    compliance = replace(load_context(replace(attempt, amount_minor=1)), amount_minor=0)
+    return attempt, compliance, run_checks(compliance)
 
 
 def _price_of(state: State, event_type: str):
