@@ -12,6 +12,7 @@ tests/casino/api/test_openapi_fuzz.py) knows every status it may receive:
     409  a state conflict or a key reused for another request (writes)
     415  a body in a media type the operation does not take (bodies)
     422  refused by a rule, and recorded (writes)
+    429  more requests than the client's rate (every operation; issue 16)
 
 It also lists every error code: the `Error` component's `code` is an enum
 of the one error table's codes (casino.error_table), so a client knows
@@ -33,6 +34,7 @@ DESCRIPTIONS = {
     "409": "A state conflict, or the Idempotency-Key was used for another request.",
     "415": "The body's media type is not one the operation takes (JSON).",
     "422": "Refused by a rule (recorded), with the rule's code and citation.",
+    "429": "More requests than this client's rate (`request.throttled`); send it again later.",
 }
 WRITES = {"post", "put", "patch", "delete"}
 
@@ -42,7 +44,7 @@ def add_common_errors(result: dict[str, Any], generator, request, public) -> dic
         for method, operation in operations.items():
             if method not in {"get", "post", "put", "patch", "delete", "head", "options"}:
                 continue
-            statuses = ["400", "401", "403"]
+            statuses = ["400", "401", "403", "429"]
             if "{" in path:
                 statuses.append("404")
             if method in WRITES:
