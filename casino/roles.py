@@ -425,6 +425,33 @@ class ClientRateThrottle(SimpleRateThrottle):
         return f"throttle_{self.scope}_{ident}"
 
 
+class WriteRateThrottle(ClientRateThrottle):
+    """A view's costly writes per client (its `write_rate` setting name); reads are free.
+
+    A chain verification re-reads the whole log: settings.CASINO_VERIFY_RATE
+    (default 6 a minute per client) bounds what one client can make it cost.
+    """
+
+    scope = "write"
+
+    def allow_request(self, request, view) -> bool:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return True
+        self.scope = f"write:{type(view).__name__}"
+        self.rate = self.get_rate_for(view)
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request, view)
+
+    def get_rate(self) -> str | None:
+        return None     # set per view in allow_request
+
+    @staticmethod
+    def get_rate_for(view) -> str | None:
+        from django.conf import settings
+
+        return getattr(settings, getattr(view, "write_rate", ""), None)
+
+
 # ---------------------------------------------------------------------------
 # Two-person (four-eyes) rules.
 #

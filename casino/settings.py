@@ -304,6 +304,8 @@ SPECTACULAR_SETTINGS = {
 # few), answered 429 beyond (decision, issue 16: the probe's 131/s from one
 # client is refused). Load benchmarks that share one token set it higher.
 CASINO_API_RATE = os.environ.get("CASINO_API_RATE", "100/s")
+# A chain verification over the API re-reads the whole log: 6 a minute per client.
+CASINO_VERIFY_RATE = os.environ.get("CASINO_VERIFY_RATE", "6/min")
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL or None)

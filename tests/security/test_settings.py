@@ -84,3 +84,24 @@ def test_production_refuses_to_start_without_a_secret_key():
 def test_without_a_key_outside_production_the_key_is_local_not_public():
     assert settings.SECRET_KEY != "casino-ledger-development-key-not-for-production"
     assert len(settings.SECRET_KEY) >= 50
+
+
+def test_chain_verifications_over_the_api_are_rate_limited_per_client(db, settings):
+    """Each POST re-reads the whole log: beyond CASINO_VERIFY_RATE a client gets 429,
+    nothing recorded; reads are not limited by it, and another client still runs one."""
+    from django.core.cache import cache
+
+    from ledger.models import Event
+
+    settings.CASINO_VERIFY_RATE = "2/min"
+    cache.clear()
+    officer, other = client_for(Role.COMPLIANCE_OFFICER), client_for(Role.COMPLIANCE_OFFICER)
+    url = "/api/v1/compliance/chain-verifications"
+    ran = [officer.post(url, {}, format="json", headers={"Idempotency-Key": f"v{i}"})
+           for i in range(3)]
+    assert [answer.status_code for answer in ran] == [201, 201, 429]
+    assert Event.objects.filter(type="compliance.chain_verified").count() == 2
+    assert all(officer.get(url).status_code == 200 for _ in range(3))
+    assert other.post(url, {}, format="json",
+                      headers={"Idempotency-Key": "o1"}).status_code == 201
+    cache.clear()

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import BAD_REQUEST, ErrorSerializer, PERMISSIONS, idempotency_key
-from casino.roles import Role
+from casino.roles import ClientRateThrottle, Role, WriteRateThrottle
 
 from ..cases import get_case, add_case_note, dismiss_alert, link_case_events, move_case, open_case
 from ..models import Case, ChainVerification
@@ -216,6 +216,9 @@ class ChainVerificationsView(APIView):
     permission_classes = PERMISSIONS
     roles_read = VERIFICATION_READERS
     roles_write = VERIFIERS
+    # A run re-reads the whole log: at most CASINO_VERIFY_RATE per client (429).
+    throttle_classes = [ClientRateThrottle, WriteRateThrottle]
+    write_rate = "CASINO_VERIFY_RATE"
 
     @extend_schema(operation_id="v1_compliance_chain_verifications_list",
                    parameters=[PageQuerySerializer],
