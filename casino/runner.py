@@ -213,6 +213,11 @@ def set_request_ids(request_id: str, correlation_id: str) -> None:
     _request_ids.set((request_id, correlation_id))
 
 
+def request_ids() -> tuple[str, str]:
+    """The (request id, correlation id) of the request or task being served ("" unset)."""
+    return _request_ids.get()
+
+
 def reset_client_time() -> None:
     """Forget the client's business time and replays (start and end of every request)."""
     _client_time.set(None)
