@@ -344,3 +344,5 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # `reports.seal-ended-days`), and a seal verifies the whole chain first, so a
 # healthy system verifies at least every 24 h + 1 h; the last hour is slack.
 LEDGER_VERIFY_WINDOW_SECONDS = int(os.environ.get("LEDGER_VERIFY_WINDOW_SECONDS", 26 * 3600))
+# /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` when set (casino/ops/metrics.py).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")

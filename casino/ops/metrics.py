@@ -10,14 +10,18 @@
       (health.verification_lag_seconds), read at scrape time.
 
 With several gunicorn workers set PROMETHEUS_MULTIPROC_DIR (compose does):
-each worker writes its samples there and a scrape sums them. The page needs no
-login (scrape it from the private network only; it holds no personal data).
+each worker writes its samples there and a scrape sums them. The page holds
+no personal data; with METRICS_TOKEN set it answers only a scraper that sends
+`Authorization: Bearer <METRICS_TOKEN>` (401 otherwise), else anyone who
+reaches it (keep it on the private network).
 """
 
 from __future__ import annotations
 
+import hmac
 import os
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter
@@ -51,6 +55,11 @@ REGISTRY.register(_LAG)
 
 @require_GET
 def metrics(request: HttpRequest) -> HttpResponse:
+    token = getattr(settings, "METRICS_TOKEN", "")
+    if token and not hmac.compare_digest(request.headers.get("Authorization", ""),
+                                         f"Bearer {token}"):
+        return HttpResponse("metrics need the scraper's bearer token\n", status=401,
+                            content_type="text/plain", headers={"WWW-Authenticate": "Bearer"})
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 

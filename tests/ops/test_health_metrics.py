@@ -121,3 +121,12 @@ def test_celery_logs_through_the_structured_handler(settings):
 
     assert app.conf.worker_hijack_root_logger is False
     assert settings.LOGGING["handlers"]["console"]["formatter"] == "structured"
+
+
+def test_metrics_need_the_scrapers_token_when_one_is_set(client, settings):
+    settings.METRICS_TOKEN = "scrape-secret"
+    assert client.get("/metrics").status_code == 401
+    wrong = client.get("/metrics", headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401
+    right = client.get("/metrics", headers={"Authorization": "Bearer scrape-secret"})
+    assert right.status_code == 200 and b"http_request_duration_seconds" in right.content
