@@ -76,7 +76,7 @@ def test_a_venue_shows_its_rulebook_and_day(api_client, venues):
     assert response.json() == {
         "code": "casino-helsinki", "name": "casino-helsinki", "rulebook_id": "ray-casino",
         "currency": "EUR", "time_zone": "Europe/Helsinki",
-        "gaming_day_start": "00:00",
+        "gaming_day_start": "00:00", "venue_type": "casino", "adults_only": False,
         "registered_position": venue.registered_position,
     }
 
