@@ -297,6 +297,7 @@ SPECTACULAR_SETTINGS = {
         "VerificationMethodEnum": "casino.players.models.VerificationMethod",
         "TransferMethodEnum": "casino.cage.api.serializers.TRANSFER_METHODS",
         "ChipPaymentMeansEnum": "casino.cage.api.serializers.CHIP_PAYMENT_MEANS",
+        "SeatMeansEnum": "casino.poker.api.serializers.SEAT_MEANS",
     },
 }
 

@@ -109,17 +109,22 @@ class TableDetailsSerializer(TableSerializer):
         help_text="Balance of the table's ledger account: the sum of the stacks.")
 
 
+# A seat is paid from or to the gaming account, in banknotes, or in the
+# venue's cage chips (casino/poker/commands/seats.py SEAT_MEANS).
+SEAT_MEANS = ("account", "cash", "chips")
+
+
 class BuyInSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=12)
     player_id = serializers.CharField(max_length=40)
     amount = MoneyField()
-    paid_with = serializers.ChoiceField(choices=["account", "cash"], default="account")
+    paid_with = serializers.ChoiceField(choices=SEAT_MEANS, default="account")
 
 
 class CashOutSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=12)
     player_id = serializers.CharField(max_length=40)
-    paid_to = serializers.ChoiceField(choices=["account", "cash"], default="account")
+    paid_to = serializers.ChoiceField(choices=SEAT_MEANS, default="account")
 
 
 class SeatResultSerializer(serializers.Serializer):

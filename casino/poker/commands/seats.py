@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from casino.wallet import PlayerCredit, accounts_to_open, credit_players
-from casino.accounts import OVERFLOW_KEY
-from casino.compliance.checks import AttemptContext, Verdict, run_checks
+from casino.accounts import OVERFLOW_KEY, chips_outstanding
+from casino.compliance.checks import AttemptContext, Failure, Verdict, run_checks
 from casino.compliance.pipeline import Attempt, load_context, rejection, verdict_record
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, Venue
@@ -16,7 +16,7 @@ from casino.rules.queries import venue_day
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, Posting, RecordedEvent
 from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
-from ledger.read import Account
+from ledger.read import Account, AccountType
 
 from .. import evening
 from ..errors import PokerError, PokerErrorCode as Code
@@ -30,6 +30,7 @@ from ..events import (
 )
 from ..models import PlayerBanzaiMove, PlayerEvening, Seat
 from .base import (
+    MEANS,
     PVP_GAME,
     REMOTE_VENUE_TYPES,
     SOURCE,
@@ -38,7 +39,6 @@ from .base import (
     _account_terms,
     _call,
     _check_amount,
-    _check_means,
     _check_seat_number,
     _figures,
     _hand_running,
@@ -51,6 +51,60 @@ from .base import (
     _rulebook,
     _seat_result,
 )
+
+
+# A seat is paid from (and cashed out to) the gaming account, banknotes, or
+# the venue's chips bought at its cage ("plaques or cash chips", 003:L110):
+# chips leave the chip float for the table's stacks and come back to it.
+SEAT_MEANS = (*MEANS, "chips")
+ACCOUNT_OFFERED_FIGURE = "cage.gaming_account.offered"
+ACCOUNT_NOT_OFFERED = "compliance.gaming_account_not_offered"
+
+
+def _check_seat_means(method: str, field: str, place: Venue, at: dt.datetime) -> None:
+    if method not in SEAT_MEANS:
+        raise PokerError(Code.INVALID_REQUEST,
+                         f"{field} must be one of {', '.join(SEAT_MEANS)}", field=field)
+    if method == "chips" and _rulebook(place, at).venue_type in REMOTE_VENUE_TYPES:
+        raise PokerError(Code.INVALID_REQUEST,
+                         f"{field} chips: an online table has no cage chips", field=field)
+
+
+def _seat_means(method: str, player_id: str, venue: str) -> str:
+    return chips_outstanding(venue) if method == "chips" else _means_account(
+        method, player_id, venue)
+
+
+def _seat_terms(code: str, *, venue: Venue, table_id: str, at: dt.datetime
+                ) -> dict[str, Any]:
+    if code == chips_outstanding(venue.code):
+        # The cage's own terms for its chip float (casino/cage/commands.py).
+        return dict(code=code, type=AccountType.LIABILITY, currency=venue.currency,
+                    name=f"Chips outstanding at {venue.code}", must_not_go_negative=True)
+    return _account_terms(code, venue=venue, table_id=table_id, at=at)
+
+
+def _account_not_offered(place: Venue, at: dt.datetime, verdict: Verdict, *,
+                         amount_minor: int) -> Verdict:
+    """Refuse gaming-account money at a table of a venue that has no account (pure
+    but for the cached rulebook).
+
+    The same figure as the cage's (decision cage.gaming_account.offered): the
+    gaming account is the RAY online service's (002:L3062-3066); the Tallinn
+    and Ljubljana rooms are other operators', so their tables take no buy-in
+    from it and pay no cash-out into it.
+    """
+    offered = rules.figures_in_force(_rulebook(place, at), _local_date(place, at)).get(
+        ACCOUNT_OFFERED_FIGURE)
+    if offered is None or offered.value:
+        return verdict
+    failure = Failure(
+        code=ACCOUNT_NOT_OFFERED, amount_minor=amount_minor, limit_minor=None,
+        message=(f"{place.code} is not a venue of the gaming account's operator: its"
+                 " tables take no buy-in from the gaming account and pay none into it"),
+        rulebook=verdict.rulebook, cite=offered.cite or f"decision {offered.decision}",
+        hint="Buy in and cash out in cash or in the venue's chips.")
+    return Verdict(False, verdict.checks_passed, failure, verdict.rulebook)
 
 
 def buy_in(*, table_id: str, seat: int, player_id: str, amount_minor: int,
@@ -100,18 +154,18 @@ class BuyIn(BaseCommand[BuyInContext, SeatResult]):
     def load(self, arguments: Mapping[str, Any], call: Call) -> BuyInContext:
         seat, player_id = arguments["seat"], arguments["player_id"]
         amount_minor, paid_with = arguments["amount_minor"], arguments["paid_with"]
-        _check_means(paid_with, "paid_with")
         _check_amount(amount_minor)
         at = call.moment()
         ctx = load_table(arguments["table_id"])
         table = ctx.table
         _check_seat_number(table, seat)
         place = rules.venue(table.venue)
+        _check_seat_means(paid_with, "paid_with", place, at)
         day = venue_day(place, at)
         failure, short = _buy_in_refusal(ctx, seat=seat, player_id=player_id,
                                          amount_minor=amount_minor, paid_with=paid_with,
                                          at=at, day=day)
-        means = _means_account(paid_with, player_id, table.venue)
+        means = _seat_means(paid_with, player_id, table.venue)
         attempt = compliance = verdict = None
         if failure is None:
             # Chips bought from the gaming account at a land table meet the
@@ -126,6 +180,8 @@ class BuyIn(BaseCommand[BuyInContext, SeatResult]):
                               account=means if from_account else None)
             compliance = load_context(attempt)
             verdict = run_checks(compliance)
+            if verdict.allowed and paid_with == "account":
+                verdict = _account_not_offered(place, at, verdict, amount_minor=amount_minor)
         means_missing = (paid_with == "account"
                          and not Account.objects.filter(code=means).exists())
         return BuyInContext(table=ctx, place=place, at=at, day=day, seat=seat,
@@ -162,8 +218,8 @@ class BuyIn(BaseCommand[BuyInContext, SeatResult]):
                       Posting(table_stacks(table.id), -amount, table.currency)),
             schema_version=SCHEMA_VERSION, occurred_at=context.at, gaming_day=context.day)
         return Decision([event], ctx.versions,
-                        accounts=[_account_terms(context.means, venue=context.place,
-                                                 table_id=table.id, at=context.at)])
+                        accounts=[_seat_terms(context.means, venue=context.place,
+                                              table_id=table.id, at=context.at)])
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> SeatResult:
         if events[0].type == BUY_IN_REJECTED:
@@ -171,6 +227,13 @@ class BuyIn(BaseCommand[BuyInContext, SeatResult]):
         return _seat_result(events[0], replayed=replayed)
 
     def refusal(self, context: BuyInContext, error: LedgerError) -> Exception | None:
+        if isinstance(error, InsufficientFunds) and context.paid_with == "chips":
+            return PokerError(Code.INSUFFICIENT_FUNDS,
+                              f"the chip float at {context.place.code} holds"
+                              f" {error.details.get('balance_minor', 0)}, less than the"
+                              f" {context.amount_minor} in chips brought: chips are bought"
+                              " at the venue's cage", account=context.means,
+                              amount_minor=context.amount_minor)
         if isinstance(error, InsufficientFunds):
             return _insufficient(context.means, error.details.get("balance_minor", 0),
                                  context.amount_minor)
@@ -292,6 +355,7 @@ class CashOutContext:
     means: str
     credit: PlayerCredit | None
     accounts: Sequence[Mapping[str, Any]]
+    refused: Rejection | None = None
 
 
 class CashOut(BaseCommand[CashOutContext, SeatResult]):
@@ -303,12 +367,12 @@ class CashOut(BaseCommand[CashOutContext, SeatResult]):
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> CashOutContext:
         seat, player_id, paid_to = arguments["seat"], arguments["player_id"], arguments["paid_to"]
-        _check_means(paid_to, "paid_to")
         at = call.moment()
         ctx = load_table(arguments["table_id"])
         table = ctx.table
         _check_seat_number(table, seat)
         place = rules.venue(table.venue)
+        _check_seat_means(paid_to, "paid_to", place, at)
         if ctx.last_hand_running:
             raise _hand_running(table.id, ctx.last_hand)
         sitting = ctx.seats[seat]
@@ -318,7 +382,15 @@ class CashOut(BaseCommand[CashOutContext, SeatResult]):
             raise PokerError(Code.NOT_SEATED_HERE, f"seat {seat} is not this player's",
                              seat=seat)
         amount = sitting.stack_minor
-        means = _means_account(paid_to, player_id, table.venue)
+        means = _seat_means(paid_to, player_id, table.venue)
+        if amount and paid_to == "account":
+            refused = _cash_out_refusal(place, at, table.currency, player_id=player_id,
+                                        amount_minor=amount, account=means)
+            if refused is not None:
+                return CashOutContext(table=ctx, place=place, at=at, seat=seat,
+                                      player_id=player_id, paid_to=paid_to,
+                                      amount_minor=amount, means=means, credit=None,
+                                      accounts=(), refused=refused)
         credit = None
         if amount and paid_to == "account":
             # Up to the ceiling into the account, the rest owed to the bank
@@ -328,12 +400,15 @@ class CashOut(BaseCommand[CashOutContext, SeatResult]):
                                     open_payouts_due=False)[player_id]
         accounts: list[Mapping[str, Any]] = []
         if amount:
-            accounts.append(_account_terms(means, venue=place, table_id=table.id, at=at))
+            accounts.append(_seat_terms(means, venue=place, table_id=table.id, at=at))
         if credit is not None:
             accounts += accounts_to_open([credit])
         return CashOutContext(table=ctx, place=place, at=at, seat=seat, player_id=player_id,
                               paid_to=paid_to, amount_minor=amount, means=means,
                               credit=credit, accounts=accounts)
+
+    def check(self, context: CashOutContext) -> Rejection | None:
+        return context.refused
 
     def decide(self, context: CashOutContext) -> Decision:
         table, amount = context.table.table, context.amount_minor
@@ -359,3 +434,24 @@ class CashOut(BaseCommand[CashOutContext, SeatResult]):
 
 
 CASH_OUT = CashOut()
+
+
+def _cash_out_refusal(place: Venue, at: dt.datetime, currency: str, *, player_id: str,
+                      amount_minor: int, account: str) -> Rejection | None:
+    """The recorded refusal of a cash-out into the gaming account where the
+    venue has none (decision cage.gaming_account.offered), or None.
+
+    The figure comes from the cached rulebook; only a refusal loads the
+    player's compliance context, which the recorded refusal names.
+    """
+    offered = rules.figures_in_force(_rulebook(place, at), _local_date(place, at)).get(
+        ACCOUNT_OFFERED_FIGURE)
+    if offered is None or offered.value:
+        return None
+    attempt = Attempt(kind="chip_redemption", venue=place.code, amount_minor=amount_minor,
+                      currency=currency, player_id=player_id, game=PVP_GAME,
+                      category="pvp", account=account, at=at)
+    compliance = load_context(attempt)
+    verdict = _account_not_offered(place, at, Verdict(True, (), None, compliance.rulebook),
+                                   amount_minor=amount_minor)
+    return rejection(attempt, compliance, verdict)

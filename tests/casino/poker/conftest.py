@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from casino.cage.commands import deposit
+from casino.cage.commands import buy_chips, deposit
 from casino.poker import commands
 from casino.poker.events import table_stacks
 from casino.poker.models import Seat
@@ -66,14 +66,41 @@ def open_helsinki_table(*, small_blind_minor=100, big_blind_minor=200, seats_max
         idempotency_key=key("table"))
 
 
+def account_offered(table_id: str) -> bool:
+    """Whether the table's venue moves gaming-account money (decision
+    cage.gaming_account.offered: not at Tallinn or Ljubljana)."""
+    from casino.poker.models import Table
+    from casino.rules import queries as rules
+    from casino.rules.models import RulebookVersion
+
+    table = Table.objects.get(id=table_id)
+    offered = rules.figure(RulebookVersion.objects.get(key=table.rulebook),
+                           "cage.gaming_account.offered")
+    return offered is None or bool(offered.value)
+
+
+def chips_for(player_id: str, venue: str, amount_minor: int) -> None:
+    """The player buys `amount_minor` of the venue's chips for cash at its cage."""
+    buy_chips(player_id=player_id, venue=venue, amount_minor=amount_minor, currency="EUR",
+              paid_with="cash", actor="cage", idempotency_key=key("chips"))
+
+
 def seat_players(table_id: str, stacks: dict[int, int]) -> dict[int, str]:
-    """Seat a funded player at each seat with the given buy-in; return seat -> player."""
+    """Seat a funded player at each seat with the given buy-in; return seat -> player.
+
+    Where the venue has no gaming account the player buys chips at its cage
+    and buys in with them."""
+    from casino.poker.models import Table
+
     players = {}
+    by_account = account_offered(table_id)
     for seat, amount in stacks.items():
         player = funded_player(max(amount, 1_000_00))
+        if not by_account:
+            chips_for(player.id, Table.objects.get(id=table_id).venue, amount)
         commands.buy_in(table_id=table_id, seat=seat, player_id=player.id,
-                        amount_minor=amount, paid_with="account", actor="floor",
-                        idempotency_key=key("buy-in"))
+                        amount_minor=amount, paid_with="account" if by_account else "chips",
+                        actor="floor", idempotency_key=key("buy-in"))
         players[seat] = player.id
     return players
 

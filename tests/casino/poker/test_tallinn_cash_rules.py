@@ -1,5 +1,9 @@
 """Tallinn cash tables: cash buy-ins under EUR 100 (003:L110), and a player
-back within the hour brings the stack they left with (003:L129)."""
+back within the hour brings the stack they left with (003:L129).
+
+The room moves no gaming-account money (decision cage.gaming_account.offered):
+buy-ins over the cash limit are in the venue's chips bought at its cage
+("plaques or cash chips", 003:L110), and cash-outs are in chips."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from casino.poker.errors import PokerError
 from casino.poker.models import Seat
 from ledger.models import Event
 from tests.casino.conftest import NOON
-from tests.casino.poker.conftest import funded_player, key
+from tests.casino.poker.conftest import chips_for, funded_player, key
 
 VENUE = "olympic-tallinn"
 
@@ -25,7 +29,9 @@ def _open():
         actor="floor", idempotency_key=key()).table_id
 
 
-def _buy_in(table_id, player_id, amount_minor, paid_with="account", at=NOON, seat=1):
+def _buy_in(table_id, player_id, amount_minor, paid_with="chips", at=NOON, seat=1):
+    if paid_with == "chips":
+        chips_for(player_id, VENUE, amount_minor)
     return commands.buy_in(table_id=table_id, seat=seat, player_id=player_id,
                            amount_minor=amount_minor, paid_with=paid_with, actor="floor",
                            idempotency_key=key(), at=at)
@@ -58,8 +64,8 @@ def test_cash_buy_in_is_under_one_hundred_euros(venues, amount_minor, code):
     assert not Seat.objects.filter(table_id=table_id, player_id=player.id).exists()
 
 
-def test_account_buy_in_over_one_hundred_euros_is_not_a_cash_buy_in(venues):
-    """003:L110 limits banknotes only: EUR 200 from the gaming account is bought."""
+def test_chip_buy_in_over_one_hundred_euros_is_not_a_cash_buy_in(venues):
+    """003:L110 limits banknotes only: EUR 200 in cash chips is bought."""
     table_id = _open()
     player = funded_player()
     assert _buy_in(table_id, player.id, 20_000).stack_minor == 20_000
@@ -81,7 +87,7 @@ def test_player_back_within_the_hour_brings_the_stack_they_left_with(
     left_at = NOON - dt.timedelta(hours=2)
     _buy_in(table_id, player.id, 30_000, at=left_at - dt.timedelta(minutes=30))
     commands.cash_out(table_id=table_id, seat=1, player_id=player.id, actor="floor",
-                      idempotency_key=key(), at=left_at)
+                      paid_to="chips", idempotency_key=key(), at=left_at)
     back = left_at + dt.timedelta(minutes=minutes_away)
     if code is None:
         assert _buy_in(table_id, player.id, amount_minor, at=back).stack_minor == amount_minor
@@ -101,7 +107,7 @@ def test_back_at_another_table_within_the_hour_starts_afresh(venues):
     left_at = NOON - dt.timedelta(hours=2)
     _buy_in(first, player.id, 30_000, at=left_at - dt.timedelta(minutes=30))
     commands.cash_out(table_id=first, seat=1, player_id=player.id, actor="floor",
-                      idempotency_key=key(), at=left_at)
+                      paid_to="chips", idempotency_key=key(), at=left_at)
     assert _buy_in(second, player.id, 5_000,
                    at=left_at + dt.timedelta(minutes=10)).stack_minor == 5_000
 
@@ -118,6 +124,6 @@ def test_back_within_the_hour_may_bring_more_than_the_table_maximum(venues):
     Seat.objects.filter(table_id=table_id, number=2).update(stack_minor=35_000)
     left_at = NOON - dt.timedelta(hours=2)
     commands.cash_out(table_id=table_id, seat=1, player_id=player.id, actor="floor",
-                      idempotency_key=key(), at=left_at)
+                      paid_to="chips", idempotency_key=key(), at=left_at)
     assert _buy_in(table_id, player.id, 45_000,
                    at=left_at + dt.timedelta(minutes=30)).stack_minor == 45_000
