@@ -56,7 +56,7 @@ from django.db.models import Subquery
 
 from casino.wallet import account_ceiling
 from casino.wallet import PlayerCredit, accounts_to_open, credit_players, overflow_blocks
-from casino.accounts import OVERFLOW_KEY, gaming_account, payouts_due
+from casino.accounts import OVERFLOW_KEY, chips_outstanding, gaming_account, payouts_due
 from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.events import ALERT_RAISED
 from casino.compliance.models import AlertKind
@@ -350,7 +350,8 @@ class Transition(_RoundCommand):
 
 
 def place_bet(*, round_id: str, player_id: str, kind: str, spec: Mapping[str, Any] | None,
-              stake_minor: int, actor: str, idempotency_key: str | None = None,
+              stake_minor: int, paid_with: str = "account", actor: str,
+              idempotency_key: str | None = None,
               at: dt.datetime | None = None) -> BetResult:
     """Take a stake from the player's gaming account for one bet unit.
 
@@ -363,9 +364,17 @@ def place_bet(*, round_id: str, player_id: str, kind: str, spec: Mapping[str, An
     refusals (422): games.stake_below_minimum, games.stake_above_maximum
     (nothing left under the cap), games.raise_not_allowed. No credit:
     games.insufficient_funds, nothing written.
+
+    `paid_with="chips"` stakes the venue's chips bought at its cage (a land
+    table only): the stake leaves the chip float, and the round's return or
+    a void's refund goes back to it in chips (decision games.stake_means),
+    so a stake above the gaming account's ceiling (a EUR 7,000 box,
+    002:L3421) can be played from chips bought for cash.
     """
     arguments = {"round_id": round_id, "player_id": player_id, "kind": kind,
                  "spec": _jsonable(dict(spec or {})), "stake_minor": stake_minor}
+    if paid_with != "account":
+        arguments["paid_with"] = paid_with
     return run(PLACE_BET, arguments, _call(actor, idempotency_key, at))
 
 
@@ -383,6 +392,37 @@ class BetContext:
     attempt: Attempt | None
     compliance: AttemptContext | None
     verdict: Verdict | None
+    paid_with: str = "account"
+
+    @property
+    def means(self) -> str:
+        return _stake_means(self.paid_with, self.player_id, self.round.table.venue)
+
+
+STAKE_MEANS = ("account", "chips")
+REMOTE_VENUE_TYPES = frozenset({"online", "online_poker"})
+
+
+def _stake_means(paid_with: str, player_id: str, venue: str) -> str:
+    """The account a stake comes from and its return goes back to."""
+    return chips_outstanding(venue) if paid_with == "chips" else gaming_account(player_id)
+
+
+def _check_paid_with(ctx: "RoundContext", paid_with: str, mine: Sequence[BetAtVersion]
+                     ) -> None:
+    """Chips at a land table only, and one means per player per round
+    (decision games.stake_means): the return is paid back in one means."""
+    if paid_with not in STAKE_MEANS:
+        raise GamesError(Code.INVALID_REQUEST,
+                         f"paid_with must be one of {', '.join(STAKE_MEANS)}",
+                         field="paid_with")
+    if paid_with == "chips" and ctx.rulebook.venue_type in REMOTE_VENUE_TYPES:
+        raise GamesError(Code.INVALID_REQUEST, "an online table takes no cage chips",
+                         field="paid_with")
+    if any(b.paid_with != paid_with for b in mine):
+        raise GamesError(Code.INVALID_REQUEST,
+                         f"the player's stakes in this round are paid with {mine[0].paid_with};"
+                         " one round is staked in one means", field="paid_with")
 
 
 class PlaceBet(BaseCommand[BetContext, BetResult]):
@@ -402,6 +442,8 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
             raise GamesError(Code.INVALID_BET, str(error), kind=kind,
                              spec=spec) from None
         mine = [b for b in ctx.bets if b.player_id == player_id]
+        paid_with = arguments.get("paid_with", "account")
+        _check_paid_with(ctx, paid_with, mine)
         refusal, cap = _stake_refusal(ctx, bet_kind, mine, stake_minor, player_id)
         valid = min(stake_minor, cap[0])
         attempt = compliance = verdict = None
@@ -417,7 +459,8 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         return BetContext(round=ctx, request={"op": "place_bet", **arguments},
                           player_id=player_id, kind=kind, bet_kind=bet_kind,
                           stake_minor=stake_minor, refusal=refusal, cap=cap, valid_minor=valid,
-                          attempt=attempt, compliance=compliance, verdict=verdict)
+                          attempt=attempt, compliance=compliance, verdict=verdict,
+                          paid_with=paid_with)
 
     def check(self, context: BetContext) -> Rejection | None:
         error = _betting_error(context.round, context.bet_kind, context.kind)
@@ -443,8 +486,10 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
             "void_minor": context.stake_minor - valid, "cap_minor": limit_minor,
             "cap_cite": limit_cite, "verdict": verdict_record(context.verdict),
         }
+        if context.paid_with != "account":
+            payload["paid_with"] = context.paid_with
         event = NewEvent(stream=ctx.stream, type=BET_PLACED, payload=payload,
-                         postings=(Posting(gaming_account(context.player_id), valid, currency),
+                         postings=(Posting(context.means, valid, currency),
                                    Posting(table_stakes(ctx.table.id), -valid, currency)),
                          schema_version=SCHEMA_VERSION, occurred_at=ctx.at,
                          gaming_day=ctx.day)
@@ -456,6 +501,14 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         return _bet_result(events[0], replayed=replayed)
 
     def refusal(self, context: BetContext, error: LedgerError) -> Exception | None:
+        if context.paid_with == "chips" and isinstance(error, (InsufficientFunds,
+                                                               UnknownAccount)):
+            return GamesError(Code.INSUFFICIENT_FUNDS,
+                              f"the chip float at {context.round.table.venue} holds"
+                              f" {error.details.get('balance_minor', 0)}, less than the"
+                              f" {context.valid_minor} staked in chips: chips are bought at"
+                              " the venue's cage (002:L135)", account=context.means,
+                              amount_minor=context.valid_minor, cite="002:L135")
         if isinstance(error, InsufficientFunds):
             return _insufficient(gaming_account(context.player_id),
                                  error.details.get("balance_minor", 0), context.valid_minor)
@@ -710,11 +763,7 @@ class SettleRound(_RoundCommand):
                 win_max = _win_max(ctx)
                 returns = {player_id: _capped_return(items, win_max)[0]
                            for player_id, items in _by_player(ctx, settled).items()}
-                versions = _player_versions(returns)
-                credits = credit_players(returns, currency=ctx.table.currency,
-                                         venue=ctx.table.venue,
-                                         on=_local_date(ctx.place, ctx.at),
-                                         open_payouts_due=False)
+                versions, credits = _credit_returns(ctx, returns)
         return SettleContext(round=ctx, declared=declared, officer=officer, settled=settled,
                              mismatched=mismatched, win_max=win_max, credits=credits,
                              player_versions=versions)
@@ -800,10 +849,7 @@ class VoidRound(_RoundCommand):
             # Stakes go back through the ceiling split too (decision
             # online.account.balance_overflow): a deposit since the bet may
             # have filled the account.
-            versions = _player_versions(returned)
-            credits = credit_players(returned, currency=ctx.table.currency,
-                                     venue=ctx.table.venue, on=_local_date(ctx.place, ctx.at),
-                                     open_payouts_due=False)
+            versions, credits = _credit_returns(ctx, returned)
         return VoidContext(round=ctx, reason=reason.strip(), officer=officer,
                            returned=returned, credits=credits, player_versions=versions)
 
@@ -837,6 +883,32 @@ class VoidRound(_RoundCommand):
 
     def refusal(self, context: VoidContext, error: LedgerError) -> Exception | None:
         return _credit_raced(error)
+
+
+def _chip_players(ctx: "RoundContext") -> set[str]:
+    return {b.player_id for b in ctx.bets if b.paid_with == "chips"}
+
+
+def _credit_returns(ctx: "RoundContext", returns: Mapping[str, int]
+                    ) -> tuple[dict[str, int], dict[str, PlayerCredit]]:
+    """What each player gets back, posted the way they staked (decision
+    games.stake_means): chips back to the venue's chip float, the rest to the
+    gaming account through its ceiling split (casino/wallet.py). Returns the
+    player stream versions to expect (account players only) and the credits."""
+    chips = _chip_players(ctx)
+    by_account = {p: amount for p, amount in returns.items() if p not in chips}
+    versions = _player_versions(by_account)
+    credits = credit_players(by_account, currency=ctx.table.currency, venue=ctx.table.venue,
+                             on=_local_date(ctx.place, ctx.at), open_payouts_due=False)
+    float_code = chips_outstanding(ctx.table.venue)
+    for player_id in sorted(set(returns) & chips):
+        amount = returns[player_id]
+        credits[player_id] = PlayerCredit(
+            player_id=player_id, venue=ctx.table.venue, currency=ctx.table.currency,
+            amount_minor=amount, account=float_code, account_minor=amount, overflow_minor=0,
+            balance_before_minor=0, balance_max_minor=None,
+            postings=(Posting(float_code, -amount, ctx.table.currency),) if amount else ())
+    return versions, credits
 
 
 def _player_versions(credited: Mapping[str, int]) -> dict[str, int]:
@@ -1139,7 +1211,8 @@ def _accounts_to_open(ctx: "RoundContext", events: Sequence[NewEvent],
     refused request leaves none behind; the payouts-due account of an
     overflowing credit on the cage's terms (casino/wallet.py).
     """
-    codes = {gaming_account(p) for p in players} | {
+    chips = _chip_players(ctx)
+    codes = {gaming_account(p) for p in players if p not in chips} | {
         p.account for e in events for p in e.postings}
     codes.discard(payouts_due(ctx.table.venue))
     return [*(_account_terms(code, place=ctx.place, at=ctx.at) for code in sorted(codes)),
@@ -1148,6 +1221,10 @@ def _accounts_to_open(ctx: "RoundContext", events: Sequence[NewEvent],
 
 def _account_terms(code: str, *, place: Venue, at: dt.datetime) -> dict[str, Any]:
     currency = place.currency
+    if code == chips_outstanding(place.code):
+        # The cage's own terms for its chip float (casino/cage/commands.py).
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Chips outstanding at {place.code}", must_not_go_negative=True)
     if code.startswith("games/") and code.endswith("/stakes"):
         return dict(code=code, type=AccountType.LIABILITY, currency=currency,
                     name=f"Stakes on house-game table {code.split('/')[1]}",

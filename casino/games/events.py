@@ -16,7 +16,8 @@ Payload keys (amounts in minor units):
     round_opened      round_id, table_id, number
     bet_placed        round_id, bet_id, player_id, kind, spec, position,
                       bet_unit, in_play, stake_minor_offered, stake_minor,
-                      void_minor, cap_minor, cap_cite, verdict
+                      void_minor, cap_minor, cap_cite, verdict, paid_with
+                      ("chips" only; absent: the gaming account)
     bet_rejected      round_id, player_id, kind, code, message, status, details
     betting_closed    round_id
     outcome_recorded  round_id, outcome (the game's facts, normalised)
@@ -42,6 +43,10 @@ the rest to the house, commissions apart:
                     jackpot/<venue>/<kind>/pending -J_p (progressive shares)
                     house/<venue>/games/<game> -(S_p - R_p - C_p - J_p)
     round_voided    games/<table>/stakes +S         player/<id>/account -s
+
+A stake paid in chips (paid_with "chips", decision games.stake_means) posts
+cage/<venue>/chips where the table above says player/<id>/account, on the
+bet, the settlement and the void alike; it has no ceiling.
 
 A credit to player/<id>/account goes only up to the account's ceiling; the
 rest is posted to bank/<venue>/payouts_due and listed in the payload's

@@ -58,6 +58,9 @@ class BetAtVersion:
     position: str
     bet_unit: str
     stake_minor: int
+    # How the stake was paid: "account" (the gaming account) or "chips" (the
+    # venue's cage chips); a bet placed before the field existed: "account".
+    paid_with: str = "account"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +82,13 @@ def opened_state() -> dict[str, Any]:
 
 def bet_state(payload: Mapping[str, Any]) -> dict[str, Any]:
     """A `bet_placed` payload's entry in the state's bets."""
-    return {"id": payload["bet_id"], "player_id": payload["player_id"],
-            "kind": payload["kind"], "spec": payload["spec"], "position": payload["position"],
-            "bet_unit": payload["bet_unit"], "stake_minor": payload["stake_minor"]}
+    state = {"id": payload["bet_id"], "player_id": payload["player_id"],
+             "kind": payload["kind"], "spec": payload["spec"], "position": payload["position"],
+             "bet_unit": payload["bet_unit"], "stake_minor": payload["stake_minor"]}
+    if "paid_with" in payload:
+        # Only a stake not from the gaming account says how it was paid.
+        state["paid_with"] = payload["paid_with"]
+    return state
 
 
 def fold(state: dict[str, Any] | None, event_type: str, payload: Mapping[str, Any]

@@ -46,6 +46,11 @@ class GameTableSerializer(StrictSerializer):
     stake_minor_max = serializers.IntegerField()
 
 
+# A stake is paid from the gaming account or in the venue's cage chips
+# (casino/games/commands.py STAKE_MEANS, decision games.stake_means).
+STAKE_MEANS = ("account", "chips")
+
+
 class GameBetPlaceSerializer(StrictSerializer):
     player_id = serializers.CharField(max_length=40)
     kind = serializers.CharField(max_length=40, help_text="e.g. `straight`, `red`, `ante`,"
@@ -54,6 +59,10 @@ class GameBetPlaceSerializer(StrictSerializer):
                                  help_text="Where the bet is: `numbers`, `which`, `box`,"
                                            " `hand`, `total`, `symbol`...")
     stake = MoneyField()
+    paid_with = serializers.ChoiceField(
+        choices=STAKE_MEANS, default="account",
+        help_text="`account`: from the gaming account; `chips`: the venue's chips bought at"
+                  " its cage (land tables), the return paid back in chips.")
 
 
 class GameBetResultSerializer(StrictSerializer):

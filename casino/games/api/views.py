@@ -112,7 +112,7 @@ class BetsView(_GamesView):
         key, data = self._body(request, GameBetPlaceSerializer)
         result = commands.place_bet(round_id=round_id, player_id=data["player_id"],
                                     kind=data["kind"], spec=data["spec"],
-                                    stake_minor=data["stake"],
+                                    stake_minor=data["stake"], paid_with=data["paid_with"],
                                     actor=request.user.get_username(), idempotency_key=key)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(GameBetResultSerializer(result).data, status=201, headers=headers)

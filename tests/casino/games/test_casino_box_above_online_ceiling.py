@@ -6,7 +6,9 @@ account (ray-online decision online.account.scope); the games take stakes
 from that account, whose ledger maximum is the ceiling, so a single EUR
 7,000 stake cannot be taken from it. The box still reaches the cap through
 stakes the casino pools on one placement (decision games.pooling): EUR
-3,500, a cash top-up at the cage, EUR 3,500 more.
+3,500, a cash top-up at the cage, EUR 3,500 more. A single EUR 7,000 stake
+is paid in chips bought for cash (decision games.stake_means,
+tests/casino/games/test_chip_stakes.py).
 """
 
 from casino.cage.commands import deposit
