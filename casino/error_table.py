@@ -299,6 +299,7 @@ STATUS: dict[str, int] = {
     "request.not_found": 404,
     "request.parse_error": 400,
     "request.unsupported_media_type": 415,
+    "request.body_too_large": 413,
     "request.method_not_allowed": 405,
     "request.not_acceptable": 406,
     "request.throttled": 429,
