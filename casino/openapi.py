@@ -10,6 +10,7 @@ tests/casino/api/test_openapi_fuzz.py) knows every status it may receive:
     401  no or a bad token;  403  a role that may not do this
     404  an unknown id in the path (operations with path parameters)
     409  a state conflict or a key reused for another request (writes)
+    413  a body over the size limit (bodies; issue 16)
     415  a body in a media type the operation does not take (bodies)
     422  refused by a rule, and recorded (writes)
     429  more requests than the client's rate (every operation; issue 16)
@@ -32,6 +33,7 @@ DESCRIPTIONS = {
     "403": "The user's role may not do this.",
     "404": "Nothing with this id.",
     "409": "A state conflict, or the Idempotency-Key was used for another request.",
+    "413": "The body is larger than the API accepts (`request.body_too_large`).",
     "415": "The body's media type is not one the operation takes (JSON).",
     "422": "Refused by a rule (recorded), with the rule's code and citation.",
     "429": "More requests than this client's rate (`request.throttled`); send it again later.",
@@ -50,7 +52,7 @@ def add_common_errors(result: dict[str, Any], generator, request, public) -> dic
             if method in WRITES:
                 statuses += ["409", "422"]
             if "requestBody" in operation:
-                statuses.append("415")
+                statuses += ["413", "415"]
             responses = operation.setdefault("responses", {})
             for status in statuses:
                 responses.setdefault(status, {"content": ERROR,

@@ -103,6 +103,14 @@ def _triggers_enforced_in_db_tests(request, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
+def _no_rate_limit_unless_asked(settings):
+    """The API's per-client rate (issue 16, 100/s by default) is a production
+    guard; a test that drives a table or a machine faster than that tests the
+    product, not the limit. tests/security/test_settings.py sets its own."""
+    settings.CASINO_API_RATE = "1000000/s"
+
+
+@pytest.fixture(autouse=True)
 def _reference_data_cache_per_test():
     """Start every test with an empty reference-data cache (casino/rules/cache.py).
 

@@ -292,7 +292,8 @@ def test_the_schema_describes_each_write_and_the_float(cage_client):
         assert body == {"$ref": f"#/components/schemas/{request_component}"}
         assert post["responses"]["201"]["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/CageTransaction"}
-        assert set(post["responses"]) == {"201", "400", "401", "403", "404", "409", "415", "422"}
+        assert set(post["responses"]) == {"201", "400", "401", "403", "404", "409", "413", "415",
+                                         "422", "429"}
         (key,) = post["parameters"]
         assert (key["in"], key["name"], key["required"]) == ("header", "Idempotency-Key", True)
         method_field = ENDPOINTS[endpoint][0]
