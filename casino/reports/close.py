@@ -317,7 +317,7 @@ def _add_balances(lines: dict[tuple[str, str], Line], venue: str, day: dt.date,
     owned = {kind: {entity for entity, v in mapping.items() if v == venue}
              for kind, mapping in entities.items()}
     patterns = [f"cage/{venue}/%", f"bank/{venue}/%", f"jackpot/{venue}/%", "player/%",
-                "table/%", "games/%", "tournament/%", "machine/%", f"voucher/{venue}/%"]
+                "table/%", "games/%", "tournament/%"]
     # One statement, one snapshot: the projection's balances and the
     # posting sums cannot be skewed by an append committing in between.
     sql = (
