@@ -7,7 +7,7 @@ ceiling as its ledger maximum (`online.account.balance_max`, EUR 5,000,
 (002:L3068-3070): a deposit over the ceiling is refused (the pipeline and
 the ledger do that), but a win cannot be refused, so a credit that would
 take the balance over the ceiling is split: up to the ceiling into the
-gaming account, the rest to `bank/<venue>/payouts_due` (events.payouts_due),
+gaming account, the rest to `bank/<venue>/payouts_due` (casino.accounts.payouts_due),
 a liability of the venue, owed to the player's bank account until the
 cage transfers it (that transfer is not modelled yet). The event that posts
 the split carries

@@ -132,6 +132,7 @@ from casino.rules import queries as rules
 from casino.rules.models import Figure as RuleFigure
 from casino.rules.models import RulebookVersion, Venue, VenueType
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
+from casino.accounts import bank_clearing, cage_cash, chips_outstanding, gaming_account
 from casino.wallet import account_ceiling
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
 from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
@@ -145,10 +146,6 @@ from .events import (
     CHIPS_PURCHASED,
     CHIPS_REDEEMED,
     SCHEMA_VERSION,
-    bank_clearing,
-    cage_cash,
-    chips_outstanding,
-    gaming_account,
 )
 
 # A concurrent change to the player's stream between the read and the append

@@ -30,8 +30,3 @@ CASH_WITHDRAWN = "cage.cash_withdrawn"
 CHIPS_PURCHASED = "cage.chips_purchased"
 CHIPS_REDEEMED = "cage.chips_redeemed"
 CAGE_EVENT_TYPES = frozenset({CASH_DEPOSITED, CASH_WITHDRAWN, CHIPS_PURCHASED, CHIPS_REDEEMED})
-
-
-# The cage's accounts are named in the chart of accounts (casino/accounts.py).
-from casino.accounts import (  # noqa: E402,F401 - re-exported for the cage's modules
-    OVERFLOW_KEY, bank_clearing, cage_cash, chips_outstanding, gaming_account, payouts_due)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from casino.rules import queries as rules
 from ledger.read import balances as balances_at, head
 
-from .events import cage_cash, chips_outstanding
+from casino.accounts import cage_cash, chips_outstanding
 
 
 @dataclass(frozen=True, slots=True)

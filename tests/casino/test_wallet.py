@@ -19,7 +19,7 @@ from casino.wallet import (
     ensure_payouts_due,
     split_credit,
 )
-from casino.cage.events import gaming_account, payouts_due
+from casino.accounts import gaming_account, payouts_due
 from casino.compliance.errors import AttemptRejected
 from ledger import InvariantViolation, open_account
 from ledger.models import Account, Event

@@ -17,7 +17,7 @@ import random
 from collections import defaultdict
 
 from casino.cage.commands import deposit
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.games.events import house_commission, house_games, table_stakes
 from casino.roles import Role
 from ledger import verify_chain

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 import native_eval
 import pytest
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.jackpots import tasks
 from casino.jackpots.accounts import funding_account, pending_account, pool_account
 from casino.roles import Role

@@ -38,7 +38,7 @@ import native_eval
 import pytest
 
 from casino.cage.commands import deposit
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.poker import engine
 from casino.poker.commands import _rule_from
 from casino.poker.events import house_rake, jackpot_pending, table_stacks

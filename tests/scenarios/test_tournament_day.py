@@ -24,7 +24,7 @@ import random
 from collections import Counter
 
 from casino.cage.commands import deposit
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.roles import Role
 from casino.rules.commands import register_venue
 from casino.tournaments.events import bounties, prize_pool, tournament_fees

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.games.events import house_commission, house_games, round_stream, table_stakes
 from casino.games.events import parse_round_id
 from ledger.models import Posting

@@ -12,7 +12,7 @@ tests/casino/games/test_chip_stakes.py).
 """
 
 from casino.cage.commands import deposit
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.games import commands
 from casino.games.models import Bet
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.games.commands import _part_iv_game
 from casino.roles import Role
 from ledger.models import Event

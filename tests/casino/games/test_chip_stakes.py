@@ -14,7 +14,7 @@ import pytest
 
 from casino.accounts import chips_outstanding
 from casino.cage.commands import buy_chips
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.compliance.errors import AttemptRejected
 from casino.games import commands
 from casino.games.errors import GamesError

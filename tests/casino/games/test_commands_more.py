@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.games import commands, signals
 from casino.games.errors import GamesError
 from casino.games.events import (

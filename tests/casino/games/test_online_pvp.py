@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.games.engine.common import BetIn, BetInvalid, OutcomeInvalid
 from casino.games.engine.online import BankerCards, DicePvp, HedgeBet
 from casino.roles import Role

@@ -13,7 +13,7 @@ import datetime as dt
 
 import pytest
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.jackpots import commands
 from casino.jackpots.accounts import funding_account, pending_account, pool_account
 from casino.jackpots.errors import JackpotError

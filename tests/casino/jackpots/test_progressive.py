@@ -18,7 +18,7 @@ import datetime as dt
 import pytest
 from django.db.models import Sum
 
-from casino.cage.events import gaming_account, payouts_due
+from casino.accounts import gaming_account, payouts_due
 from casino.games import commands as games
 from casino.games import signals
 from casino.games.events import HOLDEM_BONUS_PROGRESSIVE, ULTIMATE_HOLDEM_PROGRESSIVE

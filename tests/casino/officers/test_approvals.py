@@ -6,7 +6,7 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.compliance.commands import propose_correction
 from casino.compliance.models import Correction, CorrectionState
 from casino.jackpots.models import HitState, JackpotHit

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models import Sum
 
 from casino.cage.commands import deposit
-from casino.cage.events import cage_cash, gaming_account, payouts_due
+from casino.accounts import cage_cash, gaming_account, payouts_due
 from casino.poker import commands
 from casino.poker.events import table_stacks
 from ledger import verify_chain

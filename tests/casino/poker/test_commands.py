@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django_fsm import TransitionNotAllowed
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.compliance.models import Alert
 from casino.poker import commands
 from casino.poker.errors import PokerError

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db.models import Sum
 
-from casino.cage.events import gaming_account, payouts_due
+from casino.accounts import gaming_account, payouts_due
 from casino.tournaments import commands
 from casino.tournaments.events import bounties, prize_pool
 from ledger import rebuild_projections, verify_chain

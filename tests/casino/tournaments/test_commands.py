@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.compliance.errors import AttemptRejected
 from casino.tournaments import commands
 from casino.tournaments.errors import TournamentError

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.db.models import Sum
 
-from casino.cage.events import gaming_account
+from casino.accounts import gaming_account
 from casino.tournaments import commands
 from casino.tournaments.errors import TournamentError
 from casino.tournaments.events import (
