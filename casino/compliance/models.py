@@ -52,6 +52,7 @@ class PlayerActivity(models.Model):
 
     class Meta:
         ordering = ["player_id", "day", "category"]
+        verbose_name_plural = "player activities"
         indexes = [models.Index(fields=["player_id", "day"], name="compliance_activity_day")]
 
     @property
@@ -72,6 +73,7 @@ class CashActivity(models.Model):
 
     class Meta:
         ordering = ["player_id", "gaming_day"]
+        verbose_name_plural = "cash activities"
 
 
 class CorrectionState(models.TextChoices):
