@@ -60,6 +60,32 @@ class ReportsAdmin(ReadOnlyAdmin):
                 or super().has_module_permission(request))
 
 
+def day_span(close: DayClose) -> dict[str, str] | None:
+    """The venue's time zone and the gaming day's span in it, for the close page.
+
+    The close is computed per gaming day in the venue's zone (casino.rules.
+    queries.venue_day); the page says which zone and when the day ran, e.g.
+    "Europe/Helsinki: 2026-06-01 10:00 EEST to 2026-06-02 10:00 EEST".
+    Daylight saving changes give 23- and 25-hour days; zoneinfo reckons them.
+    None for a venue no longer registered.
+    """
+    from zoneinfo import ZoneInfo
+
+    from casino.rules.models import Venue
+
+    venue = Venue.objects.filter(code=close.venue).first()
+    if venue is None:
+        return None
+    zone = ZoneInfo(venue.time_zone)
+    start = dt.datetime.combine(close.gaming_day, venue.gaming_day_start, tzinfo=zone)
+    end = dt.datetime.combine(close.gaming_day + dt.timedelta(days=1),
+                              venue.gaming_day_start, tzinfo=zone)
+    hours = (end.astimezone(dt.timezone.utc) - start.astimezone(dt.timezone.utc)
+             ).total_seconds() / 3600
+    return {"name": venue.time_zone, "start": f"{start:%Y-%m-%d %H:%M} {start.tzname()}",
+            "end": f"{end:%Y-%m-%d %H:%M} {end.tzname()}", "hours": f"{hours:g}"}
+
+
 @admin.register(DayClose)
 class DayCloseAdmin(ReportsAdmin):
     list_display = ["venue", "gaming_day", "reconciled", "postings", "head_position",
@@ -96,7 +122,7 @@ class DayCloseAdmin(ReportsAdmin):
                    # The page shows major units; the payload's note on units is its own.
                    "notes": [note for note in payload.get("notes", [])
                              if "minor units" not in note],
-                   "events": payload.get("events")}
+                   "events": payload.get("events"), "zone": day_span(close)}
         return TemplateResponse(request, "admin/reports/dayclose/close.html", context)
 
 

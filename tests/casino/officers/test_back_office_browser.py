@@ -121,6 +121,8 @@ def test_an_officer_reads_a_close_a_jackpot_hit_and_the_exceptions(live_server, 
     cage = browser.find_element(By.ID, "close-section-cage").text
     assert "Cashier over/short (short negative) EUR -60.00" in cage
     assert "reconciled" in browser.find_element(By.ID, "day-close-reconciled").text
+    zone = browser.find_element(By.ID, "day-close-zone").text
+    assert "Time zone Europe/Helsinki" in zone and "EEST" in zone
     _screenshot(browser, "day-close")
 
     hit = JackpotHit.objects.get()
