@@ -238,6 +238,12 @@ REPORT_TITLES = {
 }
 
 
+EXPORT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
 class ThresholdReportForm(forms.Form):
     report = forms.ChoiceField(choices=list(REPORT_TITLES.items()))
     first_day = forms.DateField(label="From gaming day",
@@ -262,20 +268,23 @@ def threshold_reports(request):
         data = form.cleaned_data
         report, first, last = data["report"], data["first_day"], data["last_day"]
         try:
-            rows = thresholds.build(report, first, last)
+            if data["format"] in thresholds.EXPORT_FORMATS:
+                # A file sent is recorded (reports.threshold_report_exported).
+                exported = thresholds.export_report(report, first, last,
+                                                    format=data["format"],
+                                                    actor=request.user.get_username())
+            else:
+                rows = thresholds.build(report, first, last)
         except ValueError as problem:
             error = str(problem)
         else:
             name = f"{report}-{first.isoformat()}-{last.isoformat()}"
-            if data["format"] == "csv":
-                response = HttpResponse(thresholds.to_csv(report, rows),
-                                        content_type="text/csv; charset=utf-8")
-                response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-                return response
-            if data["format"] == "xlsx":
-                response = HttpResponse(thresholds.to_xlsx(report, rows), content_type=(
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
-                response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+            if data["format"] in thresholds.EXPORT_FORMATS:
+                response = HttpResponse(exported.body, content_type=EXPORT_TYPES[data["format"]])
+                response["Content-Disposition"] = (
+                    f'attachment; filename="{name}.{data["format"]}"')
+                response["X-Ledger-Head-Position"] = str(exported.head_position)
+                response["X-Export-Position"] = str(exported.position)
                 return response
             columns = [column.replace("_", " ") for column in thresholds.COLUMNS[report]]
             table = [[thresholds.shown(column, row[column], row.get("currency", ""))

@@ -22,7 +22,7 @@ from ledger import ReadOnlyAdmin
 
 from .journal import FORMATS, PARTS, check_range
 from .errors import ReportsError
-from .models import DayClose, DaySeal, JournalExport
+from .models import DayClose, DaySeal, JournalExport, ReportExport
 from .responses import journal_response
 
 EXPORT_ROLES = (Role.ACCOUNTANT, Role.AUDITOR, Role.COMPLIANCE_OFFICER)
@@ -163,3 +163,13 @@ class JournalExportAdmin(ReportsAdmin):
 class DaySealAdmin(ReportsAdmin):
     list_display = ["gaming_day", "head_position", "head_hash", "day_last_position",
                     "day_events", "position", "recorded_at"]
+
+
+@admin.register(ReportExport)
+class ReportExportAdmin(ReportsAdmin):
+    """Who exported which threshold or exception report, when (issue 17 item 3)."""
+
+    list_display = ["position", "recorded_at", "actor", "report", "first_day", "last_day",
+                    "format", "rows", "sha256", "head_position"]
+    list_filter = ["report", "format"]
+    search_fields = ["=actor", "=sha256"]

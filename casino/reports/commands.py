@@ -11,6 +11,10 @@ the log (events.py lists the payloads).
   has passed), as a close of a running day would be out of date at once;
   `compute_close` (the API's preview) computes any day at any time.
 - `record_export`: appends `reports.journal_exported` for one export.
+- `record_threshold_export`: appends `reports.threshold_report_exported` for
+  one threshold or exception report sent as a file (issue 17 item 3): who,
+  which report and days, the format, the rows, the bytes' digest and the
+  ledger head the rows were read at (thresholds.export_report).
 - `seal_day` (one per gaming day, key reports/seal/<day>): verifies the whole
   hash chain (ledger.verify_chain), then appends `reports.day_sealed` with
   the verified head (position and hash) and the last position of an event
@@ -56,6 +60,7 @@ from .events import (
     SEAL_REFUSED,
     SEAL_STREAM,
     SOURCE,
+    THRESHOLD_REPORT_EXPORTED,
     close_key,
     close_stream,
     seal_key,
@@ -188,8 +193,21 @@ class SealRefused(_Recording):
                                       context["payload"]["gaming_day"]))])
 
 
+class RecordThresholdExport(_Recording):
+    name = "reports.record_threshold_export"
+
+    def load(self, arguments: Mapping[str, Any], call: Call) -> dict:
+        return {"payload": arguments, "at": call.moment()}
+
+    def decide(self, context: dict) -> Decision:
+        return Decision([NewEvent(stream=EXPORTS_STREAM, type=THRESHOLD_REPORT_EXPORTED,
+                                  payload=dict(context["payload"]),
+                                  schema_version=SCHEMA_VERSION, occurred_at=context["at"],
+                                  gaming_day=operator_day(context["at"]))])
+
+
 COMMANDS = {command.name: command for command in (
-    CloseDay(), RecordExport(), SealDay(), SealRefused())}
+    CloseDay(), RecordExport(), SealDay(), SealRefused(), RecordThresholdExport())}
 
 
 def close_day(*, venue: str, gaming_day: dt.date, actor: str,
@@ -227,6 +245,19 @@ def record_export(*, actor: str, first: dt.date, last: dt.date, format: str, par
         "files": files,
     }
     return run(COMMANDS["reports.record_export"], payload,
+               Call(actor=actor, at=at, source=SOURCE))
+
+
+def record_threshold_export(*, actor: str, report: str, first: dt.date, last: dt.date,
+                            format: str, rows: int, sha256: str, size_bytes: int,
+                            head: Head, at: dt.datetime | None = None) -> Recorded:
+    """Record one threshold or exception report sent as a file (who, what, when)."""
+    payload = {
+        "actor": actor, "report": report, "from": first.isoformat(), "to": last.isoformat(),
+        "format": format, "rows": rows, "sha256": sha256, "bytes": size_bytes,
+        "head_position": head.position, "head_hash": head.hash,
+    }
+    return run(COMMANDS["reports.record_threshold_export"], payload,
                Call(actor=actor, at=at, source=SOURCE))
 
 

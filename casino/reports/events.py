@@ -9,8 +9,9 @@ Streams and keys:
 
     reports/close/<venue>/<day>   day_closed (one per venue and gaming day;
                                   key reports/close/<venue>/<day>)
-    reports/exports               journal_exported (one per export; no key:
-                                  each export is its own fact)
+    reports/exports               journal_exported, threshold_report_exported
+                                  (one per export; no key: each export is its
+                                  own fact)
     reports/seal                  day_sealed (key reports/seal/<day>),
                                   seal_refused (the chain failed to verify)
 
@@ -24,6 +25,11 @@ otherwise):
                       {currency: {debit_minor, credit_minor}}, sha256, bytes,
                       head_position, head_hash, files[{part, rows, sha256,
                       bytes}]
+    threshold_report_exported
+                      actor, report, from, to, format, rows, sha256, bytes,
+                      head_position, head_hash (the rows are rebuilt from
+                      the log up to head_position: casino.reports.
+                      thresholds.build(..., up_to=head_position))
     day_sealed        gaming_day, head_position, head_hash,
                       day_last_position, day_last_hash, day_events,
                       verified_events
@@ -35,10 +41,12 @@ SOURCE = "casino.reports"
 
 DAY_CLOSED = "reports.day_closed"
 JOURNAL_EXPORTED = "reports.journal_exported"
+THRESHOLD_REPORT_EXPORTED = "reports.threshold_report_exported"
 DAY_SEALED = "reports.day_sealed"
 SEAL_REFUSED = "reports.seal_refused"
 
-PROJECTED_TYPES = frozenset({DAY_CLOSED, JOURNAL_EXPORTED, DAY_SEALED})
+PROJECTED_TYPES = frozenset({DAY_CLOSED, JOURNAL_EXPORTED, DAY_SEALED,
+                             THRESHOLD_REPORT_EXPORTED})
 EXPORTS_STREAM = "reports/exports"
 SEAL_STREAM = "reports/seal"
 

@@ -55,6 +55,32 @@ class JournalExport(models.Model):
         return f"export #{self.position} {self.first_day}..{self.last_day} {self.format}"
 
 
+class ReportExport(models.Model):
+    """One threshold or exception report exported as a file
+    (reports.threshold_report_exported): who exported which report of which
+    days, when, in which format, and the digest of the bytes sent."""
+
+    position = models.BigIntegerField(primary_key=True)
+    actor = models.CharField(max_length=150)
+    report = models.CharField(max_length=40)
+    first_day = models.DateField()
+    last_day = models.DateField()
+    format = models.CharField(max_length=8)
+    rows = models.BigIntegerField()
+    sha256 = models.CharField(max_length=64)
+    size_bytes = models.BigIntegerField()
+    head_position = models.BigIntegerField()
+    head_hash = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-position"]
+        verbose_name = "threshold report export"
+
+    def __str__(self) -> str:
+        return f"{self.report} {self.first_day}..{self.last_day} {self.format} by {self.actor}"
+
+
 class DaySeal(models.Model):
     """The seal of one gaming day (reports.day_sealed)."""
 

@@ -1,4 +1,5 @@
-"""Projection of the reports' events into DayClose, JournalExport, DaySeal.
+"""Projection of the reports' events into DayClose, JournalExport, DaySeal
+and ReportExport.
 
 The same `apply` runs inline in the append and on `rebuild_projections`.
 """
@@ -10,8 +11,14 @@ from typing import Sequence
 
 from ledger import RecordedEvent
 
-from .events import DAY_CLOSED, DAY_SEALED, JOURNAL_EXPORTED, PROJECTED_TYPES
-from .models import DayClose, DaySeal, JournalExport
+from .events import (
+    DAY_CLOSED,
+    DAY_SEALED,
+    JOURNAL_EXPORTED,
+    PROJECTED_TYPES,
+    THRESHOLD_REPORT_EXPORTED,
+)
+from .models import DayClose, DaySeal, JournalExport, ReportExport
 
 
 class ReportsProjection:
@@ -22,6 +29,7 @@ class ReportsProjection:
         DayClose.objects.all().delete()
         JournalExport.objects.all().delete()
         DaySeal.objects.all().delete()
+        ReportExport.objects.all().delete()
 
     def apply(self, events: Sequence[RecordedEvent]) -> None:
         for event in events:
@@ -42,6 +50,14 @@ class ReportsProjection:
                     part=p["part"], rows=p["rows"], sha256=p["sha256"],
                     head_position=p["head_position"], head_hash=p["head_hash"],
                     totals=p["totals"], recorded_at=event.recorded_at)
+            elif event.type == THRESHOLD_REPORT_EXPORTED:
+                ReportExport.objects.create(
+                    position=event.position, actor=p["actor"], report=p["report"],
+                    first_day=dt.date.fromisoformat(p["from"]),
+                    last_day=dt.date.fromisoformat(p["to"]), format=p["format"],
+                    rows=p["rows"], sha256=p["sha256"], size_bytes=p["bytes"],
+                    head_position=p["head_position"], head_hash=p["head_hash"],
+                    recorded_at=event.recorded_at)
             elif event.type == DAY_SEALED:
                 DaySeal.objects.create(
                     gaming_day=dt.date.fromisoformat(p["gaming_day"]),

@@ -20,6 +20,13 @@ admin (Reports > Threshold reports):
   refusal of an officer's action, each with who, when, the value before,
   the value after and why, in the manner of Indiana 68 IAC 25-3-8.
 
+Every file sent (CSV or XLSX) is recorded through the runner as
+`reports.threshold_report_exported` (`export_report`): who, which report
+and gaming days, the format, the rows, the SHA-256 of the bytes and the
+ledger head the rows were read at; `build(..., up_to=head_position)` rebuilds
+the same rows from the log later, so an auditor can check the digest.
+Showing a report on the screen records nothing.
+
 Cash transactions are the events whose payload carries the cage's `cash`
 block (casino/cage/commands.py): direction `in` (deposits and chips bought
 for cash) or `out` (withdrawals and chips redeemed for cash).
@@ -105,10 +112,13 @@ class Cash:
     currency: str
 
 
-def cash_transactions(first: dt.date, last: dt.date) -> list[Cash]:
-    """Every cash transaction of the gaming days, in log order."""
-    events = (Event.objects.filter(gaming_day__range=(first, last), payload__has_key="cash")
-              .order_by("position").values_list("position", "occurred_at", "gaming_day",
+def cash_transactions(first: dt.date, last: dt.date, *, up_to: int | None = None
+                      ) -> list[Cash]:
+    """Every cash transaction of the gaming days, in log order (up to a position)."""
+    events = Event.objects.filter(gaming_day__range=(first, last), payload__has_key="cash")
+    if up_to is not None:
+        events = events.filter(position__lte=up_to)
+    events = (events.order_by("position").values_list("position", "occurred_at", "gaming_day",
                                                 "payload")[:ROWS_MAX])
     found = []
     for position, occurred_at, gaming_day, payload in events:
@@ -151,9 +161,10 @@ def _names(player_ids: Iterable[str]) -> dict[str, str]:
         id__in=set(player_ids)).values_list("id", "given_name", "family_name")}
 
 
-def cash_by_player_day(first: dt.date, last: dt.date) -> list[dict[str, Any]]:
+def cash_by_player_day(first: dt.date, last: dt.date, *, up_to: int | None = None
+                       ) -> list[dict[str, Any]]:
     """Cash in and cash out per player, venue and gaming day, kept apart."""
-    cash = cash_transactions(first, last)
+    cash = cash_transactions(first, last, up_to=up_to)
     totals: dict[tuple, dict[str, Any]] = {}
     for item in cash:
         key = (item.gaming_day, item.venue, item.player_id, item.currency)
@@ -182,9 +193,10 @@ def _near(amount: int, threshold: int | None) -> bool:
     return threshold is not None and amount * 100 >= threshold * NEAR_THRESHOLD_PERCENT
 
 
-def large_cash_log(first: dt.date, last: dt.date) -> list[dict[str, Any]]:
+def large_cash_log(first: dt.date, last: dt.date, *, up_to: int | None = None
+                   ) -> list[dict[str, Any]]:
     """Cash transactions near (>= 90 %) or above the venue's CDD threshold."""
-    cash = cash_transactions(first, last)
+    cash = cash_transactions(first, last, up_to=up_to)
     limits = _thresholds([c.venue for c in cash], [c.gaming_day for c in cash])
     names = _names(c.player_id for c in cash)
     rows = []
@@ -205,10 +217,11 @@ def large_cash_log(first: dt.date, last: dt.date) -> list[dict[str, Any]]:
 
 def structuring_review(first: dt.date, last: dt.date, *,
                        window_days: int = STRUCTURING_WINDOW_DAYS,
-                       near_min: int = STRUCTURING_NEAR_MIN) -> list[dict[str, Any]]:
+                       near_min: int = STRUCTURING_NEAR_MIN,
+                       up_to: int | None = None) -> list[dict[str, Any]]:
     """Players with `near_min`+ transactions just below the threshold within
     `window_days` gaming days, at any of the operator's venues."""
-    cash = cash_transactions(first - dt.timedelta(days=window_days - 1), last)
+    cash = cash_transactions(first - dt.timedelta(days=window_days - 1), last, up_to=up_to)
     limits = _thresholds([c.venue for c in cash], [c.gaming_day for c in cash])
     below: dict[tuple[str, str], list[Cash]] = defaultdict(list)
     for item in cash:
@@ -256,11 +269,14 @@ def _exception_row(event) -> dict[str, Any]:
         "why": why, "event_position": event.position}
 
 
-def exception_report(first: dt.date, last: dt.date) -> list[dict[str, Any]]:
+def exception_report(first: dt.date, last: dt.date, *, up_to: int | None = None
+                     ) -> list[dict[str, Any]]:
     """Corrections, voids, overrides, disputes and refused approvals of the days."""
-    events = (Event.objects.filter(gaming_day__range=(first, last),
-                                   type__in=list(EXCEPTION_TYPES))
-              .order_by("position")[:ROWS_MAX])
+    events = Event.objects.filter(gaming_day__range=(first, last),
+                                  type__in=list(EXCEPTION_TYPES))
+    if up_to is not None:
+        events = events.filter(position__lte=up_to)
+    events = events.order_by("position")[:ROWS_MAX]
     return [_exception_row(event) for event in events]
 
 
@@ -270,12 +286,14 @@ MONEY_COLUMNS = frozenset({"cash_in", "cash_out", "cdd_threshold", "cash_payment
                            "amount", "near_total"})
 
 
-def build(report: str, first: dt.date, last: dt.date) -> list[dict[str, Any]]:
+def build(report: str, first: dt.date, last: dt.date, *, up_to: int | None = None
+          ) -> list[dict[str, Any]]:
+    """A report's rows; with `up_to`, from the log up to that position only."""
     if report not in BUILDERS:
         raise ValueError(f"unknown report {report!r}; one of {', '.join(REPORTS)}")
     if last < first or (last - first).days >= RANGE_DAYS_MAX:
         raise ValueError(f"give a range of 1 to {RANGE_DAYS_MAX} gaming days")
-    return BUILDERS[report](first, last)
+    return BUILDERS[report](first, last, up_to=up_to)
 
 
 def cell(column: str, value: Any) -> Any:
@@ -311,12 +329,19 @@ def to_csv(report: str, rows: Sequence[Mapping[str, Any]]) -> bytes:
     return out.getvalue().encode()
 
 
-def to_xlsx(report: str, rows: Sequence[Mapping[str, Any]]) -> bytes:
-    """One sheet: a header row, dates as dates, amounts as numbers (2 decimals)."""
+def to_xlsx(report: str, rows: Sequence[Mapping[str, Any]], *,
+            created: dt.datetime | None = None) -> bytes:
+    """One sheet: a header row, dates as dates, amounts as numbers (2 decimals).
+
+    With `created` (naive UTC) the workbook's creation time is fixed, so the
+    same rows give the same bytes (an export's recorded digest rebuilds).
+    """
     import xlsxwriter
 
     buffer = io.BytesIO()
     workbook = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    if created is not None:
+        workbook.set_properties({"created": created})
     sheet = workbook.add_worksheet(report[:31])
     bold = workbook.add_format({"bold": True})
     amount = workbook.add_format({"num_format": "#,##0.00"})
@@ -337,3 +362,54 @@ def to_xlsx(report: str, rows: Sequence[Mapping[str, Any]]) -> bytes:
                 sheet.write(number, index, cell(column, value))
     workbook.close()
     return buffer.getvalue()
+
+
+EXPORT_FORMATS = ("csv", "xlsx")
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """A report file and the position of the event that records its export."""
+
+    body: bytes
+    rows: int
+    sha256: str
+    head_position: int
+    position: int
+
+
+def render(report: str, rows: Sequence[Mapping[str, Any]], format: str, *,
+           created: dt.datetime | None = None) -> bytes:
+    if format == "csv":
+        return to_csv(report, rows)
+    if format == "xlsx":
+        return to_xlsx(report, rows, created=created)
+    raise ValueError(f"unknown format {format!r}; one of {', '.join(EXPORT_FORMATS)}")
+
+
+def export_report(report: str, first: dt.date, last: dt.date, *, format: str, actor: str,
+                  at: dt.datetime | None = None) -> Exported:
+    """Build a report at the current ledger head, render it, record the export.
+
+    The rows are read up to the head read first, so the recorded head
+    rebuilds the same rows later (`build(..., up_to=head_position)`); the
+    event holds the SHA-256 of the bytes sent. Raises ValueError for an
+    unknown report or format, or a range out of bounds (nothing recorded).
+    """
+    import hashlib
+
+    from .commands import record_threshold_export
+    from .journal import _created
+    from .reading import head_at
+
+    if format not in EXPORT_FORMATS:
+        raise ValueError(f"unknown format {format!r}; one of {', '.join(EXPORT_FORMATS)}")
+    head = head_at()
+    rows = build(report, first, last, up_to=head.position)
+    body = render(report, rows, format, created=_created(head))
+    digest = hashlib.sha256(body).hexdigest()
+    recorded = record_threshold_export(
+        actor=actor, report=report, first=first, last=last, format=format, rows=len(rows),
+        sha256=digest, size_bytes=len(body), head=head, at=at)
+    return Exported(body=body, rows=len(rows), sha256=digest, head_position=head.position,
+                    position=recorded.position)
