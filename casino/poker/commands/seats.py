@@ -9,6 +9,7 @@ from typing import Any, Mapping, Sequence
 from casino.wallet import PlayerCredit, accounts_to_open, credit_players
 from casino.accounts import OVERFLOW_KEY, chips_outstanding
 from casino.compliance.checks import AttemptContext, Failure, Verdict, run_checks
+from casino.compliance.checks import outside_transfer_blackout
 from casino.compliance.pipeline import Attempt, load_context, rejection, verdict_record
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, Venue
@@ -386,6 +387,10 @@ class CashOut(BaseCommand[CashOutContext, SeatResult]):
         if amount and paid_to == "account":
             refused = _cash_out_refusal(place, at, table.currency, player_id=player_id,
                                         amount_minor=amount, account=means)
+            if refused is None and _rulebook(place, at).venue_type not in REMOTE_VENUE_TYPES:
+                refused = _cash_out_blackout_refusal(place, at, table.currency,
+                                                     player_id=player_id,
+                                                     amount_minor=amount, account=means)
             if refused is not None:
                 return CashOutContext(table=ctx, place=place, at=at, seat=seat,
                                       player_id=player_id, paid_to=paid_to,
@@ -455,3 +460,29 @@ def _cash_out_refusal(place: Venue, at: dt.datetime, currency: str, *, player_id
     verdict = _account_not_offered(place, at, Verdict(True, (), None, compliance.rulebook),
                                    amount_minor=amount_minor)
     return rejection(attempt, compliance, verdict)
+
+
+def _cash_out_blackout_refusal(place: Venue, at: dt.datetime, currency: str, *,
+                               player_id: str, amount_minor: int, account: str
+                               ) -> Rejection | None:
+    """The recorded refusal of a cash-out into the gaming account at a land
+    table during the account's transfer ban (002:L3072), or None.
+
+    Chips redeemed into the account at a land table move its money, like the
+    buy-in paid from it (decision online.account.scope): at 01:00 Helsinki
+    time a hall table pays no stack into the account, or table -> account
+    would be the transfer the ban stops. The stack may leave in cash or in
+    the venue's chips instead. Online, a cash-out is the end of play from
+    the account, not a transfer, and the caller does not ask. Only the ban
+    is checked: a stack above the account's ceiling is split at it
+    (decision online.account.balance_overflow), not refused.
+    """
+    attempt = Attempt(kind="chip_redemption", venue=place.code, amount_minor=amount_minor,
+                      currency=currency, player_id=player_id, game=PVP_GAME,
+                      category="pvp", account=account, at=at)
+    compliance = load_context(attempt)
+    failure = outside_transfer_blackout(compliance)
+    if failure is None:
+        return None
+    return rejection(attempt, compliance,
+                     Verdict(False, (), failure, compliance.rulebook))

@@ -22,7 +22,7 @@ from casino.rules.commands import register_venue
 from ledger.models import Event
 from tests.casino.conftest import HELSINKI, NOON
 
-from .conftest import funded_player, key
+from .conftest import balance, funded_player, key, seat_stacks
 
 NIGHT = dt.datetime(2026, 6, 17, 1, 0, tzinfo=HELSINKI)
 
@@ -109,3 +109,69 @@ def test_self_excluded_player_does_not_buy_in(venues, paid_with):
     assert refused.value.failure.cite == "002:L3086"
     assert len(_rejections(player.id)) == 1
     assert not Seat.objects.filter(table_id=table.table_id, player_id=player.id).exists()
+
+
+def _cash_out(table_id, player_id, *, paid_to, at, seat=1):
+    return commands.cash_out(table_id=table_id, seat=seat, player_id=player_id,
+                             paid_to=paid_to, actor="floor",
+                             idempotency_key=key("cash-out"), at=at)
+
+
+@pytest.mark.parametrize(("at", "allowed"), [
+    pytest.param(NIGHT.replace(hour=0, minute=0), False, id="00:00_case"),
+    pytest.param(NIGHT.replace(hour=5, minute=59), False, id="05:59_case"),
+    pytest.param(NIGHT.replace(hour=6, minute=0), True, id="06:00_case"),
+])
+def test_cash_out_into_the_account_at_a_land_table_stops_in_the_transfer_ban(
+        venues, at, allowed):
+    """002:L3072: from 00:00 to 06:00 a hall table pays no stack into the
+    gaming account (table -> account would be the transfer the ban stops);
+    the refusal is recorded and the player keeps the seat and the stack."""
+    table = _hall_table()
+    player = funded_player(100_000)
+    _buy_in(table.table_id, player.id, paid_with="account", at=NOON)
+    if allowed:
+        result = _cash_out(table.table_id, player.id, paid_to="account", at=at)
+        assert result.stack_minor == 0
+        assert balance(f"player/{player.id}/account") == 100_000
+        return
+    with pytest.raises(AttemptRejected) as refused:
+        _cash_out(table.table_id, player.id, paid_to="account", at=at)
+    assert refused.value.failure.code == "compliance.transfer_blackout"
+    assert refused.value.failure.cite == "002:L3072"
+    [recorded] = _rejections(player.id)
+    assert recorded.payload["attempt"]["kind"] == "chip_redemption"
+    assert Seat.objects.get(table_id=table.table_id, number=1).player_id == player.id
+    assert seat_stacks(table.table_id) == {1: 20_000}
+    assert balance(f"player/{player.id}/account") == 80_000
+    assert not Event.objects.filter(type="poker.player_cashed_out").exists()
+
+
+@pytest.mark.parametrize("paid_to", ["cash", "chips"])
+def test_cash_out_in_cash_or_chips_is_no_account_transfer(venues, paid_to):
+    """002:L3072 names the gaming account: at 01:00 the stack leaves in cash
+    or in the venue's chips."""
+    table = _hall_table()
+    player = funded_player(100_000)
+    _buy_in(table.table_id, player.id, paid_with="account", at=NOON)
+    result = _cash_out(table.table_id, player.id, paid_to=paid_to, at=NIGHT)
+    assert result.stack_minor == 0
+    assert not _rejections(player.id)
+
+
+def test_online_cash_out_into_the_account_is_play_not_a_transfer(venues):
+    """Decision online.account.scope: leaving an online table at 01:00 ends
+    play from the account; the ban does not stop it."""
+    register_venue(code="veikkaus-online", name="veikkaus-online",
+                   rulebook_id="veikkaus-online-poker")
+    table = commands.open_table(
+        venue="veikkaus-online", variant="holdem", structure="no_limit",
+        small_blind_minor=5, big_blind_minor=10, seats_max=6, buy_in_minor_min=200,
+        buy_in_minor_max=1_000, actor="floor", idempotency_key=key("table"), at=NOON)
+    player = funded_player(100_000)
+    commands.buy_in(table_id=table.table_id, seat=1, player_id=player.id,
+                    amount_minor=1_000, paid_with="account", actor="web",
+                    idempotency_key=key("buy-in"), at=NOON)
+    result = _cash_out(table.table_id, player.id, paid_to="account", at=NIGHT)
+    assert result.stack_minor == 0
+    assert balance(f"player/{player.id}/account") == 100_000
