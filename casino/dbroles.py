@@ -11,7 +11,9 @@ Two roles, besides the cluster's superuser (which only creates them):
   insert into the log (events, postings, idempotency records), and never
   update, delete or truncate them; it may insert, update and delete
   projection rows (the inline projections are written in the append's
-  transaction) but truncate none; it cannot change the migration history.
+  transaction) but truncate none; it cannot change the migration history,
+  nor write the balances and stream versions (TRIGGER_MAINTAINED_TABLES),
+  which only the log's insert triggers move.
 
 `grant_statements(runtime, owner)` is the SQL the owner runs after each
 migration (`python -m casino.dbroles --runtime casino_app`, connected as the
@@ -19,9 +21,10 @@ owner); default privileges carry it to tables later migrations create.
 tests/security/test_db_roles.py tries each forbidden statement as the
 runtime role.
 
-Not done here: the embedded default (pgserver) still connects as its
-superuser, so the test runner can create its databases; compose runs the
-two roles.
+The embedded default (casino/embedded.py) provisions the same two roles on
+its own server and connects as the runtime role, except migrations (the
+owner) and the test run (the superuser: it creates a database per process
+and tampers on purpose); compose runs the two roles.
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ from __future__ import annotations
 LOG_TABLES = ("ledger_event", "ledger_posting", "ledger_idempotency")
 # Only the owner (migrate) writes the migration history.
 OWNER_ONLY_TABLES = ("django_migrations",)
+# The rows the writer decides with: only the log's insert triggers write
+# them (SECURITY DEFINER, as the owner; migration 0004), so the runtime role
+# reads them and nothing else, and a refused UPDATE is PostgreSQL's privilege
+# check, not only the trigger's.
+TRIGGER_MAINTAINED_TABLES = ("ledger_account", "ledger_stream")
 
 
 def _ident(name: str) -> str:
@@ -38,17 +46,25 @@ def _ident(name: str) -> str:
     return f'"{name}"'
 
 
-def grant_statements(runtime: str, owner: str) -> list[str]:
-    """The grants that make `runtime` the least-privilege role of the schema `owner` owns."""
+def grant_statements(runtime: str, owner: str,
+                     existing: set[str] | None = None) -> list[str]:
+    """The grants that make `runtime` the least-privilege role of the schema `owner` owns.
+
+    `existing`: the tables there are (None: all of them); the revokes on
+    the log and the migration history skip tables not created yet (a new
+    database, before its first migration).
+    """
     app, own = _ident(runtime), _ident(owner)
-    log = ", ".join(LOG_TABLES)
-    owner_only = ", ".join(OWNER_ONLY_TABLES)
+    log = ", ".join(t for t in LOG_TABLES if existing is None or t in existing)
+    owner_only = ", ".join(t for t in (*OWNER_ONLY_TABLES, *TRIGGER_MAINTAINED_TABLES)
+                           if existing is None or t in existing)
     return [
         f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {app}",
         f"GRANT USAGE ON SCHEMA public TO {app}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {app}",
-        f"REVOKE UPDATE, DELETE, TRUNCATE ON {log} FROM {app}",
-        f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON {owner_only} FROM {app}",
+        *([f"REVOKE UPDATE, DELETE, TRUNCATE ON {log} FROM {app}"] if log else []),
+        *([f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON {owner_only} FROM {app}"]
+          if owner_only else []),
         f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {app}",
         f"ALTER DEFAULT PRIVILEGES FOR ROLE {own} IN SCHEMA public"
         f" GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {app}",
@@ -57,11 +73,17 @@ def grant_statements(runtime: str, owner: str) -> list[str]:
     ]
 
 
-def create_runtime_role(cursor, runtime: str, password: str | None = None) -> None:
-    """Create the runtime role if missing: LOGIN, no superuser, no role or database creation."""
+def create_runtime_role(cursor, runtime: str, password: str | None = None, *,
+                        login: bool = False) -> None:
+    """Create the runtime role if missing: no superuser, no role or database creation.
+
+    It may log in with `password`, or without one when `login` (the
+    embedded server's local socket trusts its users); otherwise NOLOGIN.
+    """
     if password and "'" in password:
         raise ValueError("a password with a quote")
-    login = f"LOGIN PASSWORD '{password}'" if password else "NOLOGIN"
+    login = (f"LOGIN PASSWORD '{password}'" if password
+             else "LOGIN" if login else "NOLOGIN")
     cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [runtime])
     if cursor.fetchone() is None:
         cursor.execute(f"CREATE ROLE {_ident(runtime)} {login} NOSUPERUSER NOCREATEDB"
@@ -69,7 +91,9 @@ def create_runtime_role(cursor, runtime: str, password: str | None = None) -> No
 
 
 def grant(cursor, runtime: str, owner: str) -> None:
-    for statement in grant_statements(runtime, owner):
+    cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    existing = {row[0] for row in cursor.fetchall()}
+    for statement in grant_statements(runtime, owner, existing):
         cursor.execute(statement)
 
 

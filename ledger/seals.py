@@ -29,6 +29,7 @@ import base64
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -67,6 +68,36 @@ def merkle_root(leaves: Sequence[bytes]) -> bytes:
             paired.append(level[-1])
         level = paired
     return level[0]
+
+
+class Frontier:
+    """The RFC 6962 tree grown one leaf at a time: its perfect subtrees' roots.
+
+    `root()` after n leaves equals `merkle_root` of those n leaves (the
+    split at the largest power of two below n is exactly the largest perfect
+    subtree), so the roots of every seal in a file cost one pass over its
+    leaves instead of a pass per seal.
+    """
+
+    def __init__(self) -> None:
+        self._subtrees: list[tuple[int, bytes]] = []   # (size, root), sizes falling
+        self.size = 0
+
+    def add(self, leaf: bytes) -> None:
+        size, node = 1, leaf
+        while self._subtrees and self._subtrees[-1][0] == size:
+            _, left = self._subtrees.pop()
+            node, size = _node(left, node), size * 2
+        self._subtrees.append((size, node))
+        self.size += 1
+
+    def root(self) -> bytes:
+        if not self._subtrees:
+            return hashlib.sha256(b"").digest()
+        node = self._subtrees[-1][1]
+        for _, left in reversed(self._subtrees[:-1]):
+            node = _node(left, node)
+        return node
 
 
 def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:
@@ -239,7 +270,10 @@ def make_seal(*, previous: Sequence[dict], chain_hashes: Sequence[str], sealed_a
     """
     first = (previous[-1]["tree_size"] + 1) if previous else 1
     new = list(chain_hashes[first - 1:])
-    root = merkle_root([leaf_hash(h) for h in chain_hashes])
+    frontier = Frontier()
+    for chain_hash in chain_hashes:
+        frontier.add(leaf_hash(chain_hash))
+    root = frontier.root()
     seal = {"version": SEAL_VERSION, "tree_size": len(chain_hashes), "root": root.hex(),
             "head_hash": chain_hashes[-1] if chain_hashes else "0" * 64,
             "sealed_at": sealed_at, "first_position": first,
@@ -269,6 +303,7 @@ def check_seal_file(seals: Sequence[dict], public_key) -> tuple[list[str], SealC
     No database: this is what an auditor's verifier runs on an export.
     """
     recorded: list[str] = []
+    frontier = Frontier()
     last_good = None
     for seal in seals:
         if not signature_ok(seal, public_key):
@@ -285,7 +320,9 @@ def check_seal_file(seals: Sequence[dict], public_key) -> tuple[list[str], SealC
                                        f"the seal of size {seal['tree_size']} does not follow"
                                        " the previous one")
         recorded += leaves
-        if merkle_root([leaf_hash(h) for h in recorded]).hex() != seal["root"]:
+        for chain_hash in leaves:
+            frontier.add(leaf_hash(chain_hash))
+        if frontier.root().hex() != seal["root"]:
             return recorded, SealCheck(False, len(seals), len(recorded), last_good,
                                        seal["first_position"],
                                        "the recorded hashes do not give the signed root")
@@ -361,30 +398,107 @@ def _live_chain() -> Iterable[tuple[int, str]]:
             yield event.position, content_hash(event)
 
 
-def anchor(*, sealed_at: str | None = None) -> dict | None:
-    """Seal the log up to its head into the seal file (None: nothing new to seal).
+settings_paths = _settings_paths
 
-    The chain is verified first: a broken log is never sealed.
+
+@contextmanager
+def locked(seal_file: Path):
+    """Hold the seal file's lock (a `.lock` file beside it, flock) for one
+    read-check-append, so two sealers never append two seals that both
+    follow the same one."""
+    import fcntl
+
+    seal_file = Path(seal_file)
+    seal_file.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(f"{seal_file}.lock", os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def load_sealed(seal_file: Path, key_file: Path) -> tuple[list[dict], list[str],
+                                                           SealCheck | None]:
+    """The seals, the chain hashes they recorded, and the seal file's failure if any."""
+    seals = read_seals(seal_file)
+    if not seals:
+        return seals, [], None
+    recorded, broken = check_seal_file(seals, load_private_key(key_file).public_key())
+    return seals, recorded, broken
+
+
+def check_anchor(recorded: Sequence[str], seals: Sequence[dict]) -> SealCheck | None:
+    """Check the log at the last sealed position, one event read (None: it matches).
+
+    The event there must carry the sealed hash and its content must give
+    it. A chain rehashed after an edit anywhere before, a deleted event
+    followed by a rehash, or a cut tail all change or remove that hash; the
+    full comparison with the seals (`compare_log`, every event) then names
+    the first position that differs and the last good seal.
+    """
+    from .store import load_events
+
+    size = len(recorded)
+    if size == 0:
+        return None
+    found = load_events(size, size)
+    if found and found[0].hash == recorded[-1] and content_hash(found[0]) == recorded[-1]:
+        return None
+    located = compare_log(recorded, seals, _live_chain())
+    if located.ok:  # pragma: no cover - the hash at `size` differs, so some position does
+        return SealCheck(False, len(seals), size, None, size,
+                         f"position {size} differs from its seal")
+    return located
+
+
+def seal_new(*, seal_file: Path, key_file: Path, seals: Sequence[dict],
+             recorded: Sequence[str], new: Sequence[str],
+             sealed_at: str | None = None) -> dict | None:
+    """Append the seal of `recorded` + `new` (already verified chain hashes).
+
+    Call it holding `locked(seal_file)`, with what `load_sealed` read under
+    that lock. None when there is nothing new.
     """
     import datetime as dt
 
+    if not new:
+        return None
+    seal = make_seal(previous=seals, chain_hashes=[*recorded, *new],
+                     private_key=load_private_key(key_file),
+                     sealed_at=sealed_at or dt.datetime.now(dt.timezone.utc).isoformat())
+    append_seal(seal_file, seal)
+    return seal
+
+
+def anchor(*, sealed_at: str | None = None) -> dict | None:
+    """Seal the log up to its head into the seal file (None: nothing new to seal).
+
+    The log is verified first from the last seal (ledger.verify,
+    incremental): the sealed position still carries its sealed hash, and
+    every event after it chains, hashes and balances. A broken log, or one
+    that no longer matches its seals, is never sealed (ValueError).
+    """
+    from .canonical import GENESIS_HASH
     from .verify import verify_chain
 
     seal_file, key_file = _settings_paths()
     if seal_file is None or key_file is None:
         return None
-    chain = verify_chain()
-    if not chain.ok:
-        raise ValueError(f"the chain is broken, not sealing: {chain}")
-    seals = read_seals(seal_file)
-    hashes = [chain_hash for _, chain_hash in _live_chain()]
-    if seals and seals[-1]["tree_size"] >= len(hashes):
-        return None
-    key = load_private_key(key_file)
-    seal = make_seal(previous=seals, chain_hashes=hashes, private_key=key,
-                     sealed_at=sealed_at or dt.datetime.now(dt.timezone.utc).isoformat())
-    append_seal(seal_file, seal)
-    return seal
+    with locked(seal_file):
+        seals, recorded, broken = load_sealed(seal_file, key_file)
+        if broken is not None:
+            raise ValueError(f"the seal file does not check, not sealing: {broken}")
+        moved = check_anchor(recorded, seals)
+        if moved is not None:
+            raise ValueError(f"the log no longer matches its seals, not sealing: {moved}")
+        new: list[str] = []
+        chain = verify_chain(after=len(recorded),
+                             prev_hash=recorded[-1] if recorded else GENESIS_HASH, hashes=new)
+        if not chain.ok:
+            raise ValueError(f"the chain is broken, not sealing: {chain}")
+        return seal_new(seal_file=seal_file, key_file=key_file, seals=seals,
+                        recorded=recorded, new=new, sealed_at=sealed_at)
 
 
 def verify_seals() -> SealCheck | None:

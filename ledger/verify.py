@@ -13,15 +13,34 @@ and the readers trust besides the log: every account's balance against the
 sum of its postings, and every projection against a rebuild of it into a
 scratch schema. Balances are guarded by triggers (migration 0004), but a
 superuser with triggers off gets past any trigger; this is what names it.
+
+`verify_ledger(incremental=True)` (`manage.py verify_ledger --incremental`)
+starts from the last seal instead (ledger.seals, the file outside the
+database is the anchor): the seal file is checked without the database
+(signatures, roots); the event at the sealed position must still carry the
+sealed hash, content included; then only the events after it are walked
+(chain, content, postings) and the balances of the accounts they post to are
+recomputed. Its cost follows the new events, not the log. When it passes, the
+new events are sealed, so the next run starts from there. A chain rehashed
+after an edit, a deleted event, or a cut tail in the sealed part all change
+the sealed position's hash and are then located by the full comparison with
+the seals (the cost of a full walk only when something is wrong). What the
+incremental run cannot see is an edit in the sealed part that leaves every
+stored hash alone, and a projection other than the balances: those are the
+full run's (the default), which reads every event and rebuilds every
+projection, and which a schedule still runs (e.g. weekly).
+
+Both walks can be throttled (`rate`, events per second), so a verification
+of a large log does not take the database from the writers.
 """
 
 from __future__ import annotations
 
 import json
-import re
+import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from django.db import connection, transaction
 
@@ -30,12 +49,17 @@ from .canonical import GENESIS_HASH, dumps, event_hash, timestamp_text
 from .errors import InvariantViolation
 from .models import DEBIT_NORMAL_TYPES
 from .rebuild import replay_log
-from .store import head, iter_event_chunks
+from . import store
+from .store import head
 
-# The only schema verify ever creates or drops: `verify_scratch_<backend pid>`.
-# One backend runs one verify at a time, so the name is never taken by a
-# concurrent run; CREATE SCHEMA (not IF NOT EXISTS) fails rather than reuse.
-SCRATCH_SCHEMA = re.compile(r"verify_scratch_[0-9]+")
+# The clock and the sleep the throttle uses (tests replace them).
+_clock = time.monotonic
+_sleep = time.sleep
+
+# Where verify rebuilds the projections: the session's temporary schema.
+# Every session has its own, so a concurrent run never meets these tables,
+# and only this session's tables are ever dropped (always qualified by it).
+SCRATCH_SCHEMA = "pg_temp"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +78,17 @@ class VerifyResult:
     # still matches, when a sealed position differs.
     last_good_seal: int | None = None
     sealed: int = 0
+    # Events whose content this run recomputed, and (incremental runs) the
+    # sealed position it started after.
+    read: int = 0
+    since: int | None = None
 
     def __str__(self) -> str:
         if self.ok:
             sealed = f", {self.sealed} sealed" if self.sealed else ""
-            return f"verify_ledger: OK ({self.events} events{sealed})"
+            since = (f"; {self.read} read after the seal at {self.since}"
+                     if self.since is not None else "")
+            return f"verify_ledger: OK ({self.events} events{sealed}{since})"
         if self.last_good_seal is not None or (self.sealed and self.bad_position):
             return (f"verify_ledger: FAILED at position {self.bad_position}: {self.problem}"
                     f" (last good seal: {self.last_good_seal or 'none'})")
@@ -69,20 +99,56 @@ class VerifyResult:
         return f"verify_ledger: FAILED at position {self.bad_position}: {self.problem}"
 
 
-def verify_chain(progress: Callable[[int], None] | None = None) -> VerifyResult:
-    """Recompute the hash chain over the whole log; report the first break."""
-    expected_position = 1
-    prev_hash = GENESIS_HASH
+class Throttle:
+    """Hold a walk to `rate` events per second (None: as fast as it goes)."""
+
+    def __init__(self, rate: float | None) -> None:
+        if rate is not None and rate <= 0:
+            raise ValueError("the rate is a positive number of events per second")
+        self.rate = rate
+        self.started = _clock()
+        self.events = 0
+
+    @property
+    def chunk_events(self) -> int:
+        """Chunks of about a second's worth at the rate, so the pauses stay short."""
+        if self.rate is None:
+            return store.CHUNK_EVENTS_MAX
+        return max(1, min(store.CHUNK_EVENTS_MAX, int(self.rate)))
+
+    def done(self, events: int) -> None:
+        self.events += events
+        if self.rate is None:
+            return
+        ahead = self.events / self.rate - (_clock() - self.started)
+        if ahead > 0:
+            _sleep(ahead)
+
+
+def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 0,
+                 prev_hash: str = GENESIS_HASH, rate: float | None = None,
+                 hashes: list[str] | None = None) -> VerifyResult:
+    """Recompute the hash chain over the log; report the first break.
+
+    From the start by default; from position `after`, whose hash is
+    `prev_hash`, when a seal vouches for what comes before. `hashes`, when
+    given, receives each verified event's chain hash in order (what a seal
+    records). `rate` throttles the walk (events per second).
+    """
+    expected_position = after + 1
     count = 0
-    for chunk in iter_event_chunks():
+    throttle = Throttle(rate)
+    for chunk in store.iter_event_chunks(throttle.chunk_events, after):
         for event in chunk:
             position = event.position
             if position != expected_position:
-                return VerifyResult(False, count, position, expected_position,
-                                    f"position {expected_position} is missing (next is {position})")
+                return VerifyResult(False, after + count, position, expected_position,
+                                    f"position {expected_position} is missing (next is {position})",
+                                    read=count)
             if event.prev_hash != prev_hash:
-                return VerifyResult(False, count, position, position,
-                                    "prev_hash does not match the previous event's hash")
+                return VerifyResult(False, after + count, position, position,
+                                    "prev_hash does not match the previous event's hash",
+                                    read=count)
             recomputed = event_hash(
                 prev_hash=prev_hash, position=position, stream=event.stream,
                 version=event.version, type=event.type, schema_version=event.schema_version,
@@ -93,65 +159,122 @@ def verify_chain(progress: Callable[[int], None] | None = None) -> VerifyResult:
                 postings=[(p.account, p.amount_minor, p.currency) for p in event.postings],
             )
             if recomputed != event.hash:
-                return VerifyResult(False, count, position, position,
-                                    "content does not match its hash (the event was altered)")
+                return VerifyResult(False, after + count, position, position,
+                                    "content does not match its hash (the event was altered)",
+                                    read=count)
             totals: dict[str, int] = defaultdict(int)
             for posting in event.postings:
                 totals[posting.currency] += posting.amount_minor
             if any(totals.values()):
-                return VerifyResult(False, count, position, position,
-                                    "postings do not sum to zero per currency")
+                return VerifyResult(False, after + count, position, position,
+                                    "postings do not sum to zero per currency", read=count)
+            if hashes is not None:
+                hashes.append(recomputed)
             prev_hash = event.hash
             expected_position += 1
             count += 1
         if progress is not None:
             progress(len(chunk))
+        throttle.done(len(chunk))
     head_position, head_hash = head()
-    if head_position != count or head_hash != prev_hash:
-        return VerifyResult(False, count, head_position, count + 1,
-                            f"the head says position {head_position} but the log ends at {count}")
-    return VerifyResult(True, count, head_position)
+    last = after + count
+    if head_position != last or head_hash != prev_hash:
+        return VerifyResult(False, last, head_position, last + 1,
+                            f"the head says position {head_position} but the log ends at {last}",
+                            read=count)
+    return VerifyResult(True, last, head_position, read=count)
 
 
-def verify_ledger(progress: Callable[[int], None] | None = None) -> VerifyResult:
+def verify_ledger(progress: Callable[[int], None] | None = None, *,
+                  incremental: bool = False, rate: float | None = None) -> VerifyResult:
     """Verify the chain, then every balance, then every projection.
 
     The chain first (L8): if it is broken, nothing derived from it is
     checked. Then each account's balance is recomputed from the postings in
     one GROUP BY and compared with `ledger_account` (L4). Then every
-    registered projection is rebuilt into a scratch schema and compared with
+    registered projection is rebuilt into scratch tables and compared with
     its live table row by row (L9). The first difference is reported: the
     position, the account (stored and recomputed balance) or the table and
     row (its key and the columns that differ).
 
+    `incremental`: from the last seal instead (see the module docstring);
+    it seals what it verified. `rate`: at most that many events a second.
+
     One snapshot serves all three (REPEATABLE READ when this call opens the
     transaction), so appends committing meanwhile neither wait nor skew the
-    comparison. Nothing is written: the scratch schema is dropped and the
-    transaction rolled back. Run it in a process of its own, as the command
-    does: the rebuild goes through the registered projection objects, which
-    a writer thread of the same process may be using at the same time.
+    comparison. Nothing is written to the database: the scratch tables are
+    dropped and the transaction rolled back. Run it in a process of its own,
+    as the command does: the rebuild goes through the registered projection
+    objects, which a writer thread of the same process may be using at the
+    same time.
     """
     outermost = not connection.in_atomic_block
     with transaction.atomic():
         if outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        # The external seals first (ledger.seals): they name the first sealed
-        # position that differs even where the chain was recomputed or its
-        # tail cut and the head moved back, which the chain alone cannot see.
-        sealed = _verify_seals()
-        if sealed is not None and not sealed.ok:
-            result = VerifyResult(False, 0, head()[0], sealed.bad_position, sealed.problem,
-                                  last_good_seal=sealed.last_good_seal,
-                                  sealed=sealed.sealed_size)
+        if incremental:
+            result = _verify_from_last_seal(progress, rate)
         else:
-            result = verify_chain(progress)
-            if result.ok:
-                result = _verify_balances(result) or _verify_projections(result) or result
-            if sealed is not None:
-                result = replace(result, sealed=sealed.sealed_size)
+            result = _verify_everything(progress, rate)
         transaction.set_rollback(True)
     return result
+
+
+def _verify_everything(progress, rate) -> VerifyResult:
+    # The external seals first (ledger.seals): they name the first sealed
+    # position that differs even where the chain was recomputed or its
+    # tail cut and the head moved back, which the chain alone cannot see.
+    sealed = _verify_seals()
+    if sealed is not None and not sealed.ok:
+        return VerifyResult(False, 0, head()[0], sealed.bad_position, sealed.problem,
+                            last_good_seal=sealed.last_good_seal, sealed=sealed.sealed_size)
+    result = verify_chain(progress, rate=rate)
+    if result.ok:
+        result = _verify_balances(result) or _verify_projections(result) or result
+    if sealed is not None:
+        result = replace(result, sealed=sealed.sealed_size)
+    return result
+
+
+def _verify_from_last_seal(progress, rate) -> VerifyResult:
+    """The incremental run: the seal file, the sealed position, then the new events.
+
+    Without a configured seal file it is the full run (nothing to start
+    from, nowhere to record). With no seal yet it walks everything, rebuilds
+    the projections too, and writes the first seal.
+    """
+    from . import seals
+
+    seal_file, key_file = seals.settings_paths()
+    if seal_file is None or key_file is None:
+        return _verify_everything(progress, rate)
+    with seals.locked(seal_file):
+        sealed, recorded, broken = seals.load_sealed(seal_file, key_file)
+        since = len(recorded)
+        last_seal = sealed[-1]["tree_size"] if sealed else None
+        failed = broken or seals.check_anchor(recorded, sealed)
+        if failed is not None:
+            return VerifyResult(False, 0, head()[0], failed.bad_position, failed.problem,
+                                last_good_seal=failed.last_good_seal,
+                                sealed=failed.sealed_size, since=since)
+        new: list[str] = []
+        result = verify_chain(progress, after=since,
+                              prev_hash=recorded[-1] if recorded else GENESIS_HASH,
+                              rate=rate, hashes=new)
+        result = replace(result, sealed=since, since=since)
+        if not result.ok:
+            return replace(result, last_good_seal=last_seal)
+        failed_balance = _verify_balances(result, after=since)
+        if failed_balance is not None:
+            return failed_balance
+        if since == 0:
+            failed_projection = _verify_projections(result)
+            if failed_projection is not None:
+                return failed_projection
+        seals.seal_new(seal_file=seal_file, key_file=key_file, seals=sealed,
+                       recorded=recorded, new=new)
+        return replace(result, sealed=since + len(new))
 
 
 def _verify_seals():
@@ -160,21 +283,39 @@ def _verify_seals():
     return verify_seals()
 
 
-def _verify_balances(chain: VerifyResult) -> VerifyResult | None:
-    """Name the first account (by code) whose balance is not its postings' sum."""
+def _verify_balances(chain: VerifyResult, after: int | None = None) -> VerifyResult | None:
+    """Name the first account (by code) whose balance is not its postings' sum.
+
+    Every account; with `after`, only the accounts the events after that
+    position post to (each still summed over all its postings).
+    """
     debit_normal = ", ".join(f"'{t}'" for t in sorted(DEBIT_NORMAL_TYPES))
     natural = (f"CASE WHEN a.type IN ({debit_normal}) THEN coalesce(r.debit_minor, 0)"
                " ELSE -coalesce(r.debit_minor, 0) END")
     with connection.cursor() as cursor:
-        cursor.execute(
-            "WITH recomputed AS ("
-            " SELECT account_id AS code, sum(amount_minor) AS debit_minor"
-            " FROM ledger_posting GROUP BY account_id)"
-            f" SELECT coalesce(a.code, r.code), a.balance_minor, {natural}"
-            " FROM ledger_account AS a FULL JOIN recomputed AS r ON r.code = a.code"
-            f" WHERE a.code IS NULL OR a.balance_minor <> {natural}"
-            " ORDER BY 1 LIMIT 1"
-        )
+        if after is None:
+            cursor.execute(
+                "WITH recomputed AS ("
+                " SELECT account_id AS code, sum(amount_minor) AS debit_minor"
+                " FROM ledger_posting GROUP BY account_id)"
+                f" SELECT coalesce(a.code, r.code), a.balance_minor, {natural}"
+                " FROM ledger_account AS a FULL JOIN recomputed AS r ON r.code = a.code"
+                f" WHERE a.code IS NULL OR a.balance_minor <> {natural}"
+                " ORDER BY 1 LIMIT 1"
+            )
+        else:
+            cursor.execute(
+                "WITH touched AS (SELECT DISTINCT account_id AS code FROM ledger_posting"
+                " WHERE event_id > %s),"
+                " recomputed AS (SELECT p.account_id AS code, sum(p.amount_minor) AS debit_minor"
+                " FROM ledger_posting AS p JOIN touched AS t ON t.code = p.account_id"
+                " GROUP BY p.account_id)"
+                f" SELECT r.code, a.balance_minor, {natural}"
+                " FROM recomputed AS r LEFT JOIN ledger_account AS a ON a.code = r.code"
+                f" WHERE a.code IS NULL OR a.balance_minor <> {natural}"
+                " ORDER BY 1 LIMIT 1",
+                [after],
+            )
         row = cursor.fetchone()
     if row is None:
         return None
@@ -187,38 +328,42 @@ def _verify_balances(chain: VerifyResult) -> VerifyResult | None:
 
 
 def _verify_projections(chain: VerifyResult) -> VerifyResult | None:
-    """Rebuild every projection into a scratch schema; name the first difference."""
+    """Rebuild every projection into scratch tables; name the first difference.
+
+    The scratch tables are temporary tables (the session's own `pg_temp`
+    schema), so verification needs no CREATE on the database: the
+    least-privilege runtime role (casino/dbroles.py) runs it with the
+    TEMPORARY privilege alone.
+    """
     tables = projections.projection_tables()
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pg_backend_pid(), current_setting('search_path'), n.nspname"
+            "SELECT current_setting('search_path'), n.nspname"
             " FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace"
             " WHERE c.oid = 'ledger_event'::regclass"
         )
-        backend_pid, search_path, live = cursor.fetchone()
-        scratch = f"verify_scratch_{backend_pid}"
-        if not SCRATCH_SCHEMA.fullmatch(scratch) or scratch == live:
-            raise InvariantViolation(f"refusing {scratch!r} as verify's scratch schema")
-        cursor.execute(f"CREATE SCHEMA {quote(scratch)}")
+        search_path, live = cursor.fetchone()
+        if live.startswith("pg_temp"):
+            raise InvariantViolation(f"refusing to rebuild beside the log: it is in {live}")
         try:
             # A savepoint: a failed comparison must leave the transaction
             # usable for the DROP below.
             with transaction.atomic():
-                failure = _rebuild_into(cursor, scratch, live, tables, search_path)
+                failure = _rebuild_into(cursor, SCRATCH_SCHEMA, live, tables, search_path)
                 if failure is not None:
                     where, problem = failure
                     return VerifyResult(False, chain.events, chain.head_position,
                                         table=where.removeprefix("projection "),
                                         problem=problem)
                 for table in tables:
-                    problem = _first_row_difference(cursor, live, scratch, table)
+                    problem = _first_row_difference(cursor, live, SCRATCH_SCHEMA, table)
                     if problem is not None:
                         return VerifyResult(False, chain.events, chain.head_position,
                                             table=table, problem=problem)
         finally:
-            if SCRATCH_SCHEMA.fullmatch(scratch):
-                cursor.execute(f"DROP SCHEMA IF EXISTS {quote(scratch)} CASCADE")
+            for table in tables:
+                cursor.execute(f"DROP TABLE IF EXISTS {SCRATCH_SCHEMA}.{quote(table)}")
     return None
 
 
@@ -238,9 +383,10 @@ def _rebuild_into(cursor, scratch: str, live: str, tables: list[str],
     try:
         with transaction.atomic():
             cursor.execute("SELECT set_config('search_path', %s, true)",
-                           [f"{quote(scratch)}, {quote(live)}"])
+                           [f"{scratch}, {quote(live)}"])
             for table in tables:
-                cursor.execute(f"CREATE TABLE {quote(scratch)}.{quote(table)}"
+                cursor.execute(f"DROP TABLE IF EXISTS {scratch}.{quote(table)}")
+                cursor.execute(f"CREATE TABLE {scratch}.{quote(table)}"
                                f" (LIKE {quote(live)}.{quote(table)} INCLUDING ALL)")
             replay_log()
             cursor.execute("SELECT set_config('search_path', %s, true)", [search_path])
@@ -256,7 +402,7 @@ def _first_row_difference(cursor, live: str, scratch: str, table: str) -> str | 
     """Compare one table with its rebuild; describe the first differing row."""
     quote = connection.ops.quote_name
     live_table = f"{quote(live)}.{quote(table)}"
-    scratch_table = f"{quote(scratch)}.{quote(table)}"
+    scratch_table = f"{scratch}.{quote(table)}"
     cursor.execute(
         "SELECT a.attname FROM pg_index AS i"
         " JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"

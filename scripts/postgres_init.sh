@@ -14,4 +14,6 @@ ALTER SCHEMA public OWNER TO casino_owner;
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 REVOKE ALL ON DATABASE ${POSTGRES_DB} FROM PUBLIC;
 GRANT CONNECT ON DATABASE ${POSTGRES_DB} TO casino_app;
+-- verify_ledger rebuilds the projections into temporary tables (ledger/verify.py).
+GRANT TEMPORARY ON DATABASE ${POSTGRES_DB} TO casino_app;
 SQL

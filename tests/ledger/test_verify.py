@@ -165,9 +165,9 @@ def test_projection_that_cannot_be_rebuilt_is_named(ten_events, monkeypatch):
     assert result.problem == "cannot be rebuilt from the log: ValueError: cannot fold"
 
 
-def test_verify_writes_nothing_and_leaves_no_scratch_schema(ten_events):
-    """The scratch schema is dropped, the search_path restored, the live
-    tables untouched, whether verify passes or fails."""
+def test_verify_writes_nothing_and_leaves_no_scratch_tables(ten_events):
+    """The scratch (temporary) tables are dropped, the search_path restored,
+    the live tables untouched, whether verify passes or fails."""
     with connection.cursor() as cursor:
         cursor.execute("SHOW search_path")
         search_path = cursor.fetchone()[0]
@@ -176,7 +176,7 @@ def test_verify_writes_nothing_and_leaves_no_scratch_schema(ten_events):
     _tamper("UPDATE ledger_stream SET version = 9 WHERE name = 'account/player/bob'")
     assert not verify_ledger().ok
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'verify_scratch%'")
+        cursor.execute("SELECT count(*) FROM pg_class WHERE relnamespace = pg_my_temp_schema()")
         assert cursor.fetchone() == (0,)
         cursor.execute("SHOW search_path")
         assert cursor.fetchone()[0] == search_path
@@ -186,7 +186,7 @@ def test_verify_writes_nothing_and_leaves_no_scratch_schema(ten_events):
 @pytest.mark.django_db(transaction=True)
 def test_verify_outside_a_transaction_reads_one_snapshot_and_writes_nothing():
     """Called in autocommit (as the command is), verify opens its own
-    REPEATABLE READ transaction, rolls it back and leaves no scratch schema."""
+    REPEATABLE READ transaction, rolls it back and leaves no scratch tables."""
     from ledger import open_account
 
     open_account(code="cage/cash", type="asset", currency="EUR")
@@ -204,5 +204,5 @@ def test_verify_outside_a_transaction_reads_one_snapshot_and_writes_nothing():
     assert seen == [(3, "repeatable read")]
     assert connection.get_autocommit() and not connection.in_atomic_block
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'verify_scratch%'")
+        cursor.execute("SELECT count(*) FROM pg_class WHERE relnamespace = pg_my_temp_schema()")
         assert cursor.fetchone() == (0,)

@@ -3,7 +3,13 @@
 Exits 1 naming the first bad position, account or projection row. On a
 terminal a progress bar (tqdm, on stderr) counts the events of the chain
 walk; --no-progress hides it.
+
+--incremental starts from the last seal of the external seal file and reads
+only the events after it (ledger.verify), then seals them; --rate holds
+either walk to that many events a second.
 """
+
+import os
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
@@ -12,18 +18,38 @@ from ledger.store import head
 from ledger.verify import verify_ledger
 
 
+def _rate(text: str) -> float:
+    rate = float(text)
+    if not rate > 0:
+        raise ValueError(text)
+    return rate
+
+
 class Command(BaseCommand):
     help = ("Recompute the ledger's hash chain, every balance from the postings and every "
-            "projection by a rebuild into a scratch schema; report the first difference.")
+            "projection by a rebuild into scratch tables; report the first difference.")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bar.")
+        parser.add_argument(
+            "--incremental", action="store_true",
+            help="Verify from the last seal (LEDGER_SEAL_FILE): the sealed position, then only"
+                 " the events after it and the balances they move; seal them when they pass."
+                 " Projections and edits hidden under unchanged hashes in the sealed part are"
+                 " the full run's.")
+        parser.add_argument(
+            "--rate", type=_rate, metavar="EVENTS_PER_S",
+            default=_rate(os.environ["LEDGER_VERIFY_RATE"])
+            if os.environ.get("LEDGER_VERIFY_RATE") else None,
+            help="Read at most this many events a second (default: the environment's"
+                 " LEDGER_VERIFY_RATE, else unthrottled).")
 
     def handle(self, *args, **options) -> None:
         # disable=None: shown only when stderr is a terminal (not in logs or CI).
         with tqdm(total=head()[0], unit="event", desc="verify_ledger", file=self.stderr._out,
                   disable=True if options["no_progress"] else None) as bar:
-            result = verify_ledger(progress=bar.update)
+            result = verify_ledger(progress=bar.update, incremental=options["incremental"],
+                                   rate=options["rate"])
         if not result.ok:
             raise CommandError(str(result), returncode=1)
         self.stdout.write(str(result))
