@@ -22,6 +22,12 @@ signed its slip; the actor who records it must be one of them. Reason: cash
 moved between the vault, a window and a table is counted by the one handing
 it over and the one taking it (the cage and the table for a fill or credit).
 
+Decision (a handover changes hands): a handover passes the window to
+another cashier; the outgoing and the incoming cashier count it together,
+so a handover to the shift's own cashier is refused (invalid_request,
+nothing written). The same commands serve the API and the admin's shift
+forms (casino/cashier/admin.py).
+
 Decision (the vault has no floor yet): the vault's opening inventory is
 not modelled, so `cage/<venue>/vault` may go below zero as banks are issued.
 """
@@ -179,6 +185,10 @@ class CloseShift(BaseCommand[CloseContext, Shift]):
         if shift is None:
             raise CashierError(CashierErrorCode.NO_OPEN_SHIFT,
                                f"window {window} has no open shift", window=window)
+        if "hand_to" in arguments and arguments["hand_to"].strip() in ("", shift.cashier):
+            raise CashierError(CashierErrorCode.INVALID_REQUEST,
+                               f"a handover passes window {window} from {shift.cashier} to"
+                               " another cashier", cashier=shift.cashier)
         at = call.moment()
         expected = balances([accounts.cage_window(venue.code, window)]).get(
             accounts.cage_window(venue.code, window), 0)
@@ -360,15 +370,19 @@ def open_shift(*, venue: str, window: str, bank: Mapping[str, int], actor: str,
 
 
 def close_shift(*, venue: str, window: str, count: Mapping[str, int], actor: str,
-                reason: str = "", idempotency_key: str | None = None,
+                reason: str = "", hand_to: str | None = None,
+                idempotency_key: str | None = None,
                 at: dt.datetime | None = None) -> Shift:
     """Close a window's shift with its count; the over or short needs a reason.
 
-    Raises CashierError no_open_shift (409), reason_required (400),
-    invalid_request (400).
+    `hand_to` (from `hand_over`) names the incoming cashier, who must not be
+    the shift's own. Raises CashierError no_open_shift (409),
+    reason_required (400), invalid_request (400).
     """
-    return run(CLOSE_SHIFT, {"venue": venue, "window": window, "count": dict(count),
-                             "reason": reason},
+    arguments = {"venue": venue, "window": window, "count": dict(count), "reason": reason}
+    if hand_to is not None:
+        arguments["hand_to"] = hand_to
+    return run(CLOSE_SHIFT, arguments,
                Call(actor=actor, key=idempotency_key, at=at, source=SOURCE))
 
 
@@ -376,12 +390,18 @@ def hand_over(*, venue: str, window: str, count: Mapping[str, int],
               bank: Mapping[str, int], to_cashier: str, actor: str, reason: str = "",
               idempotency_key: str | None = None, at: dt.datetime | None = None
               ) -> tuple[Shift, Shift]:
-    """Hand a window to the next cashier: close with a count, then open with a bank."""
+    """Hand a window to the next cashier: close with a count, then open with a bank.
+
+    Raises CashierError invalid_request (400) when the incoming cashier is the
+    outgoing one, no_open_shift (409), and whatever close and open raise.
+    """
+    incoming = (to_cashier or "").strip()
     closed = close_shift(venue=venue, window=window, count=count, actor=actor, reason=reason,
+                         hand_to=incoming,
                          idempotency_key=f"{idempotency_key}:close" if idempotency_key
                          else None, at=at)
     opened = open_shift(venue=venue, window=window, bank=bank, actor=actor,
-                        cashier=to_cashier,
+                        cashier=incoming,
                         idempotency_key=f"{idempotency_key}:open" if idempotency_key
                         else None, at=at)
     return closed, opened
