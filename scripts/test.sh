@@ -4,7 +4,8 @@
 # the native stub check, the import contracts and pytest (which starts an
 # embedded PostgreSQL unless DATABASE_URL names one; Chromium for the browser
 # test is installed from Debian's packages when missing, see
-# scripts/browser_deps.sh). Extra arguments go to pytest.
+# scripts/browser_deps.sh; pg_auto_failover for the failover test likewise,
+# scripts/failover_deps.sh). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/_venv.sh dev
@@ -20,5 +21,7 @@ echo "== browser (headless Chromium for the admin's browser test)"
 . scripts/browser_deps.sh
 echo "== docker-compose (validates compose.yaml in tests/ops/test_compose.py)"
 . scripts/compose_deps.sh
+echo "== pg_auto_failover (monitor, primary and standby for tests/failover/)"
+. scripts/failover_deps.sh
 echo "== pytest"
 python -m pytest "$@"
