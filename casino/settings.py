@@ -156,6 +156,38 @@ TEMPLATES = [
     },
 ]
 
+def _database_from_url(url: str) -> dict:
+    """Return the DATABASES entry for a PostgreSQL URL, one host or several.
+
+    A failover group is named by libpq's multi-host URL,
+    `postgres://user@host1:5432,host2:5432/casino?target_session_attrs=read-write`
+    (issue 19 point 7): psycopg tries the hosts in order and keeps the one
+    that accepts writes. dj-database-url parses one host only, so the hosts
+    are taken out, the rest parsed, and HOST and PORT given as libpq's
+    comma-separated lists. With several hosts the connection is checked
+    before each request reuses it (CONN_HEALTH_CHECKS): after a failover a
+    kept connection to the lost primary is dropped, not answered with a 500;
+    a write it interrupts is retried by casino/runner.py.
+    """
+    import re
+
+    match = re.match(r"^(?P<head>[a-z0-9+]+://(?:[^@/]*@)?)(?P<hosts>[^/?#]*)(?P<tail>.*)$",
+                     url, re.IGNORECASE)
+    if match is None or "," not in match["hosts"]:
+        return dj_database_url.parse(url, conn_max_age=60)
+    hosts, ports = [], []
+    for part in match["hosts"].split(","):
+        host, _, port = part.rpartition(":") if not part.endswith("]") else (part, "", "")
+        if not host:        # no port given: the part is the host
+            host, port = part, ""
+        hosts.append(host.strip("[]"))
+        ports.append(port or "5432")
+    entry = dj_database_url.parse(f"{match['head']}failover-group{match['tail']}",
+                                  conn_max_age=60, conn_health_checks=True)
+    entry["HOST"], entry["PORT"] = ",".join(hosts), ",".join(ports)
+    return entry
+
+
 # True when the database is the embedded default: the only server on which
 # benchmarks and tools make throwaway databases unasked (casino/throwaway.py).
 DATABASE_EMBEDDED = not os.environ.get("DATABASE_URL")
@@ -163,7 +195,7 @@ if DATABASE_EMBEDDED:
     DATABASES = {"default": embedded_postgres_settings(
         DATA_DIR / "postgres", name=os.environ.get("CASINO_DATABASE_NAME") or None)}
 else:
-    DATABASES = {"default": dj_database_url.config(conn_max_age=60)}
+    DATABASES = {"default": _database_from_url(os.environ["DATABASE_URL"])}
     DATABASES["default"].setdefault("OPTIONS", {}).update(DATABASE_OPTIONS)
     if os.environ.get("CASINO_DATABASE_NAME"):
         DATABASES["default"]["NAME"] = os.environ["CASINO_DATABASE_NAME"]
