@@ -452,6 +452,58 @@ def check_anchor(recorded: Sequence[str], seals: Sequence[dict]) -> SealCheck | 
     return located
 
 
+def audit_sealed(recorded: Sequence[str], seals: Sequence[dict], seal_file: Path,
+                 events: int) -> tuple[SealCheck | None, int]:
+    """Re-read the next `events` sealed positions against the seals; (failure, read).
+
+    A rolling audit: a cursor beside the seal file (`<seal file>.audit`, the
+    next position to read) moves on by `events` a run and wraps at the last
+    sealed position, so repeated incremental runs re-read the whole sealed
+    part at a bounded cost each, and find what only a full run sees in one
+    go: an event edited under an unchanged stored hash, or one deleted
+    without a rehash. The cursor only says where to look next; a cursor
+    tampered with delays the audit, never passes a bad event (the full run
+    still reads everything).
+    """
+    from .store import CHUNK_EVENTS_MAX, load_events
+
+    size = len(recorded)
+    if events <= 0 or size == 0:
+        return None, 0
+    cursor_file = Path(f"{seal_file}.audit")
+    try:
+        start = int(cursor_file.read_text().strip() or 1)
+    except (FileNotFoundError, ValueError):
+        start = 1
+    if not 1 <= start <= size:
+        start = 1
+    end = min(size, start + events - 1)
+    sizes = [seal["tree_size"] for seal in seals]
+
+    def failure(position: int, problem: str) -> SealCheck:
+        good = [tree_size for tree_size in sizes if tree_size < position]
+        return SealCheck(False, len(seals), size, good[-1] if good else None, position,
+                         problem)
+
+    expected, read = start, 0
+    while expected <= end:
+        chunk = load_events(expected, min(end, expected + CHUNK_EVENTS_MAX - 1))
+        for event in chunk:
+            read += 1
+            if event.position != expected:
+                return failure(expected, f"sealed position {expected} is missing from"
+                                         " the log"), read
+            if content_hash(event) != recorded[expected - 1]:
+                return failure(expected, f"position {expected} differs from its seal"
+                                         " (edited, or the chain was recomputed)"), read
+            expected += 1
+        if not chunk:
+            return failure(expected, f"sealed position {expected} is missing from"
+                                     " the log"), read
+    cursor_file.write_text(f"{end + 1 if end < size else 1}\n")
+    return None, read
+
+
 def seal_new(*, seal_file: Path, key_file: Path, seals: Sequence[dict],
              recorded: Sequence[str], new: Sequence[str],
              sealed_at: str | None = None) -> dict | None:

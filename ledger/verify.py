@@ -25,10 +25,12 @@ new events are sealed, so the next run starts from there. A chain rehashed
 after an edit, a deleted event, or a cut tail in the sealed part all change
 the sealed position's hash and are then located by the full comparison with
 the seals (the cost of a full walk only when something is wrong). What the
-incremental run cannot see is an edit in the sealed part that leaves every
-stored hash alone, and a projection other than the balances: those are the
-full run's (the default), which reads every event and rebuilds every
-projection, and which a schedule still runs (e.g. weekly).
+incremental run cannot see at once is an edit in the sealed part that
+leaves every stored hash alone (or a deletion without a rehash), and a
+projection other than the balances: the rolling audit (`audit`, N sealed
+events re-read per run against the seals) finds the former within
+sealed/N runs; the full run (the default), which reads every event and
+rebuilds every projection, finds both in one, and a schedule still runs it.
 
 Both walks can be throttled (`rate`, events per second), so a verification
 of a large log does not take the database from the writers.
@@ -82,12 +84,16 @@ class VerifyResult:
     # sealed position it started after.
     read: int = 0
     since: int | None = None
+    # Sealed events re-read by the rolling audit of an incremental run.
+    audited: int = 0
 
     def __str__(self) -> str:
         if self.ok:
             sealed = f", {self.sealed} sealed" if self.sealed else ""
             since = (f"; {self.read} read after the seal at {self.since}"
                      if self.since is not None else "")
+            if self.audited:
+                since += f", {self.audited} sealed re-read"
             return f"verify_ledger: OK ({self.events} events{sealed}{since})"
         if self.last_good_seal is not None or (self.sealed and self.bad_position):
             return (f"verify_ledger: FAILED at position {self.bad_position}: {self.problem}"
@@ -186,7 +192,8 @@ def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 
 
 
 def verify_ledger(progress: Callable[[int], None] | None = None, *,
-                  incremental: bool = False, rate: float | None = None) -> VerifyResult:
+                  incremental: bool = False, rate: float | None = None,
+                  audit: int = 0) -> VerifyResult:
     """Verify the chain, then every balance, then every projection.
 
     The chain first (L8): if it is broken, nothing derived from it is
@@ -198,7 +205,9 @@ def verify_ledger(progress: Callable[[int], None] | None = None, *,
     row (its key and the columns that differ).
 
     `incremental`: from the last seal instead (see the module docstring);
-    it seals what it verified. `rate`: at most that many events a second.
+    it seals what it verified; `audit` more sealed events are re-read each
+    run, a rolling window over the sealed part (ledger.seals.audit_sealed).
+    `rate`: at most that many events a second.
 
     One snapshot serves all three (REPEATABLE READ when this call opens the
     transaction), so appends committing meanwhile neither wait nor skew the
@@ -214,7 +223,7 @@ def verify_ledger(progress: Callable[[int], None] | None = None, *,
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         if incremental:
-            result = _verify_from_last_seal(progress, rate)
+            result = _verify_from_last_seal(progress, rate, audit)
         else:
             result = _verify_everything(progress, rate)
         transaction.set_rollback(True)
@@ -237,7 +246,7 @@ def _verify_everything(progress, rate) -> VerifyResult:
     return result
 
 
-def _verify_from_last_seal(progress, rate) -> VerifyResult:
+def _verify_from_last_seal(progress, rate, audit: int = 0) -> VerifyResult:
     """The incremental run: the seal file, the sealed position, then the new events.
 
     Without a configured seal file it is the full run (nothing to start
@@ -254,10 +263,13 @@ def _verify_from_last_seal(progress, rate) -> VerifyResult:
         since = len(recorded)
         last_seal = sealed[-1]["tree_size"] if sealed else None
         failed = broken or seals.check_anchor(recorded, sealed)
+        audited = 0
+        if failed is None:
+            failed, audited = seals.audit_sealed(recorded, sealed, seal_file, audit)
         if failed is not None:
             return VerifyResult(False, 0, head()[0], failed.bad_position, failed.problem,
                                 last_good_seal=failed.last_good_seal,
-                                sealed=failed.sealed_size, since=since)
+                                sealed=failed.sealed_size, since=since, audited=audited)
         new: list[str] = []
         result = verify_chain(progress, after=since,
                               prev_hash=recorded[-1] if recorded else GENESIS_HASH,
@@ -274,7 +286,7 @@ def _verify_from_last_seal(progress, rate) -> VerifyResult:
                 return failed_projection
         seals.seal_new(seal_file=seal_file, key_file=key_file, seals=sealed,
                        recorded=recorded, new=new)
-        return replace(result, sealed=since + len(new))
+        return replace(result, sealed=since + len(new), audited=audited)
 
 
 def _verify_seals():

@@ -140,14 +140,46 @@ def test_an_edited_balance_the_new_events_move_is_caught(sealed_at_30):
     assert len(seals.read_seals(_seal_file(sealed_at_30))) == 2
 
 
-def test_what_only_the_full_run_sees(sealed_at_30):
+def test_what_only_the_full_run_sees_at_once(sealed_at_30):
     """The incremental run's limit, said by a test: an edit in the sealed part
-    that leaves the stored hashes alone is not read by it; the full run, which
-    reads every event against the seals, names it."""
+    that leaves the stored hashes alone is not read by it (without the rolling
+    audit); the full run, which reads every event against the seals, names it."""
     _edit(7)
     assert verify_ledger(incremental=True).ok
     result = verify_ledger()
     assert (result.ok, result.bad_position, result.last_good_seal) == (False, 7, None)
+
+
+def test_the_rolling_audit_rereads_the_sealed_part_window_by_window(sealed_at_30, reads):
+    """With audit=12 each run re-reads the next 12 sealed events against the
+    seals (1-12, 13-24, 25-30, then 1-12 again), besides the sealed position."""
+    windows = []
+    for _ in range(4):
+        reads.clear()
+        result = verify_ledger(incremental=True, audit=12)
+        assert result.ok, str(result)
+        windows.append((result.audited, sorted(reads)))
+    # Each run also reads the sealed position 30 once (the anchor).
+    assert windows == [(12, [*range(1, 13), 30]), (12, [*range(13, 25), 30]),
+                       (6, [*range(25, 31), 30]), (12, [*range(1, 13), 30])]
+    assert "12 sealed re-read" in str(result)
+
+
+@pytest.mark.parametrize("attack, position, last_good", [
+    (lambda: _edit(17), 17, 10),
+    (lambda: _tamper(("DELETE FROM ledger_posting WHERE event_id = 15", []),
+                     ("DELETE FROM ledger_event WHERE position = 15", [])), 15, 10),
+], ids=["edited_under_its_hash", "deleted_without_a_rehash"])
+def test_the_rolling_audit_finds_what_the_anchor_cannot(sealed_at_30, attack, position,
+                                                        last_good):
+    """An edit under an unchanged stored hash, or a deletion without a rehash, in
+    the sealed part: the first window (1-12) is clean, the second names the
+    position and the seal at 10 as the last good one."""
+    attack()
+    assert verify_ledger(incremental=True, audit=12).ok
+    result = verify_ledger(incremental=True, audit=12)
+    assert (result.ok, result.bad_position, result.last_good_seal) == (
+        False, position, last_good), str(result)
 
 
 def test_the_first_incremental_run_without_a_seal_file_is_the_full_one(accounts, seal_dir,
@@ -185,9 +217,11 @@ def test_the_rate_holds_the_walk_to_that_many_events_a_second(accounts, monkeypa
 def test_the_command_verifies_incrementally_at_a_rate(sealed_at_30, capsys, monkeypatch):
     monkeypatch.setattr(verify, "_sleep", lambda seconds: None)
     transfer("player/alice", "cage/cash", 100)
-    call_command("verify_ledger", "--incremental", "--rate", "1000", "--no-progress")
+    call_command("verify_ledger", "--incremental", "--rate", "1000", "--audit", "5",
+                 "--no-progress")
     assert capsys.readouterr().out.strip() == (
-        "verify_ledger: OK (31 events, 31 sealed; 1 read after the seal at 30)")
+        "verify_ledger: OK (31 events, 31 sealed; 1 read after the seal at 30,"
+        " 5 sealed re-read)")
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 5, 7, 8, 9, 16, 17, 31, 33, 64, 100])

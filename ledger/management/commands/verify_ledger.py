@@ -5,8 +5,9 @@ terminal a progress bar (tqdm, on stderr) counts the events of the chain
 walk; --no-progress hides it.
 
 --incremental starts from the last seal of the external seal file and reads
-only the events after it (ledger.verify), then seals them; --rate holds
-either walk to that many events a second.
+only the events after it (ledger.verify), then seals them; --audit N also
+re-reads the next N sealed events (a rolling window); --rate holds either
+walk to that many events a second.
 """
 
 import os
@@ -44,12 +45,19 @@ class Command(BaseCommand):
             help="Read at most this many events a second (default: the environment's"
                  " LEDGER_VERIFY_RATE, else unthrottled).")
 
+        parser.add_argument(
+            "--audit", type=int, metavar="EVENTS",
+            default=int(os.environ.get("LEDGER_VERIFY_AUDIT_EVENTS") or 0),
+            help="With --incremental, also re-read this many sealed events against the seals,"
+                 " a rolling window that covers the sealed part over repeated runs (default:"
+                 " the environment's LEDGER_VERIFY_AUDIT_EVENTS, else 0).")
+
     def handle(self, *args, **options) -> None:
         # disable=None: shown only when stderr is a terminal (not in logs or CI).
         with tqdm(total=head()[0], unit="event", desc="verify_ledger", file=self.stderr._out,
                   disable=True if options["no_progress"] else None) as bar:
             result = verify_ledger(progress=bar.update, incremental=options["incremental"],
-                                   rate=options["rate"])
+                                   rate=options["rate"], audit=options["audit"])
         if not result.ok:
             raise CommandError(str(result), returncode=1)
         self.stdout.write(str(result))
