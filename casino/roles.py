@@ -183,6 +183,7 @@ MATRIX: dict[str, frozenset[Role] | str] = {
     "POST /api/v1/tournaments/{tournament_id}/prize-pool": frozenset({TC}),
     "POST /api/v1/tournaments/{tournament_id}/rebuys": frozenset({CAGE, TC}),
     "POST /api/v1/tournaments/{tournament_id}/registration": frozenset({TC}),
+    "POST /api/v1/tournaments/{tournament_id}/special-prizes": frozenset({TC}),
     "POST /api/v1/tournaments/{tournament_id}/start": frozenset({TC}),
     "POST /api/v1/tournaments/{tournament_id}/unregistrations": frozenset({CAGE, TC}),
     "GET /api/v1/venues": frozenset({CAGE, TC, CO, ACC, AUD}),

@@ -153,6 +153,9 @@ class ReturnRule:
     cite: str
 
 
+REMOVAL_FIGURE = "chips.removal_during_gaming_day_allowed"
+
+
 @dataclass(frozen=True, slots=True)
 class EveningRules:
     one_stack: str | None          # the cite when the rulebook has the rule
@@ -175,8 +178,15 @@ class EveningRules:
         def value(key: str, default: Any = None) -> Any:
             return figures[key][0] if key in figures else default
 
-        one_stack = (figures["buy_in.one_night_one_stack"][1]
-                     if value("buy_in.one_night_one_stack") is True else None)
+        # 000:L298: no chips leave play during the evening (gaming day); one
+        # night, one stack (000:L306-324, L549-551) is how that holds for a
+        # player who leaves a table and sits down again. A rulebook that
+        # bans the removal keeps the stack rule even without its own figure.
+        one_stack = None
+        if value("buy_in.one_night_one_stack") is True:
+            one_stack = figures["buy_in.one_night_one_stack"][1]
+        elif value(REMOVAL_FIGURE) is False:
+            one_stack = figures[REMOVAL_FIGURE][1]
         short = None
         if "buy_in.short.per_gaming_day" in figures:
             short = ShortBuyInRule(

@@ -130,7 +130,8 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
              satellite_seat_minor: int | None = None,
              target_tournament_id: str | None = None, tournament_id: str | None = None,
              guaranteed_pool_minor: int = 0, reserved_basis_points: int = 0,
-             reserve_added_minor: int = 0, actor: str,
+             reserve_added_minor: int = 0,
+             special_prizes: Sequence[Mapping[str, Any]] | None = None, actor: str,
              idempotency_key: str | None = None,
              at: dt.datetime | None = None) -> TournamentResult:
     """Announce a tournament with its format, prices, windows and payout table.
@@ -141,6 +142,12 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
     (001:L330-332, L602). `reserved_basis_points`: the share of the pool kept
     for a later tournament when the pool is fixed; `reserve_added_minor`: what
     this tournament's pool takes from that reserve (000:L3386-3388).
+    `special_prizes`: [{"name", "basis_points", "description"}], prizes the
+    structure announces with their share of the pool (000:L3410-3413: "the
+    first player out", "the first to reach a count"), offered where the
+    rulebook's `tournament.special_prizes.offered` says so
+    (`tournaments.special_prizes_not_offered`, 422, otherwise); paid by
+    `award_special_prize`.
 
     Missing values come from the venue's rulebook in force (see the module
     docstring) and are frozen into the event. A satellite may name its
@@ -170,6 +177,8 @@ def announce(*, venue: str, name: str, format: str, entry: Mapping[str, int],
                         ("reserve_added_minor", reserve_added_minor)):
         if value:
             arguments[name] = value
+    if special_prizes:
+        arguments["special_prizes"] = [dict(prize) for prize in special_prizes]
     return run(ANNOUNCE, arguments, _call(actor, idempotency_key, at))
 
 
@@ -221,6 +230,7 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
                                   limit=entries_max, cite="001:L306")
         _check_published_fee_split(rulebook, figure, format=format, entry=a["entry"],
                                    seats_per_table=a["seats_per_table"])
+        special_prizes = _special_prizes(a.get("special_prizes"), rulebook, figure)
         target_tournament_id = a["target_tournament_id"]
         satellite_seat_minor = a["satellite_seat_minor"]
         if target_tournament_id is not None:
@@ -252,6 +262,9 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             "progressive_basis_points": progressive_basis_points,
             "min_entrants": a["min_entrants"] or figure("tournament.min_entrants", 2),
             "seats_per_table": a["seats_per_table"],
+            # Every table has at least this many players at the start (000:L3240).
+            "min_players_per_table": figure("tournament.start.min_players_per_table",
+                                            0),
             "elimination": {"different_tables": different,
                             "equal_stacks": "tie_break" if equal == "tie_break" else "tie"},
             "satellite_seat_minor": satellite_seat_minor,
@@ -278,6 +291,9 @@ class AnnounceCommand(BaseCommand[AnnounceContext, TournamentResult]):
             "hexapro_players": figure("hexapro.players", 3),
             "deals_allowed": figure("deals.allowed", True),
         }
+        if special_prizes:
+            # Announced in the structure with their shares (000:L3410-3413).
+            config["special_prizes"] = special_prizes
         try:
             config_from(config)
         except (EngineError, KeyError, TypeError, ValueError) as error:
@@ -339,6 +355,37 @@ def _check_supported_rules(rulebook: RulebookVersion, figure) -> None:
                                   f"{rulebook.key} sets {key} to {value!r}; the tournament"
                                   f" engine applies {applied!r} ({cite})", figure=key,
                                   value=value, applied=applied, cite=cite)
+
+
+SPECIAL_PRIZES_FIGURE = "tournament.special_prizes.offered"
+SPECIAL_PRIZE_FIELDS = frozenset({"name", "basis_points", "description"})
+
+
+def _special_prizes(prizes: Sequence[Mapping[str, Any]] | None,
+                    rulebook: RulebookVersion, figure) -> list[dict[str, Any]]:
+    """The special prizes an announcement names, or a refusal (000:L3410-3413).
+
+    Only where the rulebook offers them (figure
+    tournament.special_prizes.offered: the Veikkaus poker room's); each a
+    name of its own, a share of the pool in basis points and what wins it.
+    The engine checks the shares (above 0, with the reserve below 100 %).
+    """
+    if not prizes:
+        return []
+    if figure(SPECIAL_PRIZES_FIGURE) is not True:
+        raise TournamentError(Code.SPECIAL_PRIZES_NOT_OFFERED,
+                              f"{rulebook.key} offers no special prizes from the pool;"
+                              " the payout table shares it", rulebook=rulebook.key,
+                              figure=SPECIAL_PRIZES_FIGURE)
+    found = []
+    for prize in prizes:
+        if not isinstance(prize, Mapping) or set(prize) - SPECIAL_PRIZE_FIELDS \
+                or not {"name", "basis_points"} <= set(prize):
+            raise TournamentError(Code.INVALID_REQUEST, "a special prize is {name,"
+                                  " basis_points, description}", prize=str(prize))
+        found.append({"name": prize["name"], "basis_points": prize["basis_points"],
+                      "description": str(prize.get("description", ""))})
+    return found
 
 
 def seat_not_used(figure) -> str:
@@ -555,6 +602,21 @@ def disqualify(*, tournament_id: str, player_id: str, reason: str, actor: str,
     """Disqualify: no prize, money stays in the pool (000:L3577-3578, 004:L177)."""
     return _run("disqualify", {"tournament_id": tournament_id, "player_id": player_id,
                                "reason": reason},
+                actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+def award_special_prize(*, tournament_id: str, prize: str, player_id: str, actor: str,
+                        idempotency_key: str | None = None,
+                        at: dt.datetime | None = None) -> TournamentResult:
+    """Pay a special prize of the structure to its winner (000:L3410-3413).
+
+    The prize's share of the pool was set aside when the pool was fixed; it
+    is paid once, to an entrant who is not disqualified, while play runs.
+    Refusals are recorded (`tournaments.unknown_special_prize`,
+    `tournaments.special_prize_awarded`, ...).
+    """
+    return _run("award_special_prize", {"tournament_id": tournament_id, "prize": prize,
+                                        "player_id": player_id},
                 actor=actor, idempotency_key=idempotency_key, at=at)
 
 
@@ -869,6 +931,7 @@ COMMANDS = {
         ("fix_prize_pool", ev.PRIZE_POOL_FIXED, None),
         ("draw_prize_pool", ev.PRIZE_POOL_DRAWN, _draw_payload),
         ("eliminate", ev.PLAYERS_ELIMINATED, None),
+        ("award_special_prize", ev.SPECIAL_PRIZE_AWARDED, None),
         ("disqualify", ev.PLAYER_DISQUALIFIED, None),
         ("exclude", ev.PLAYER_EXCLUDED, None),
         ("record_deal", ev.DEAL_RECORDED, None),
@@ -1194,7 +1257,8 @@ def _result(tournament_id: str, events: Sequence[RecordedEvent], *, replayed: bo
         transfers=tuple(first.payload.get("transfers", ())), replayed=replayed)
 
 
-__all__ = ["PayoutStructure", "TournamentResult", "add_on", "announce", "cancel",
+__all__ = ["PayoutStructure", "TournamentResult", "add_on", "announce",
+           "award_special_prize", "cancel",
            "disqualify", "draw_prize_pool", "eliminate", "exclude", "finish",
            "fix_prize_pool", "open_registration", "rebuy", "record_deal", "register",
            "start"]

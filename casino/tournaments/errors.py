@@ -37,6 +37,9 @@ class TournamentErrorCode(StrEnum):
     """An online buy-in split otherwise than the published table (001:L680-717): 422."""
     RULE_NOT_APPLIED = "tournaments.rule_not_applied"
     """A rulebook figure the tournament engine does not apply as written: 422."""
+    SPECIAL_PRIZES_NOT_OFFERED = "tournaments.special_prizes_not_offered"
+    """Special prizes announced under a rulebook that offers none (000:L3410-3413
+    is the Veikkaus poker room's rule): 422, nothing written."""
     RULE = "tournaments.rule"
     """Prefix only: engine refusals are `tournaments.<engine code>`."""
 

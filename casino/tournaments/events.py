@@ -30,6 +30,8 @@ STARTED = "tournaments.tournament_started"
 PRIZE_POOL_FIXED = "tournaments.prize_pool_fixed"
 PRIZE_POOL_DRAWN = "tournaments.prize_pool_drawn"
 PLAYERS_ELIMINATED = "tournaments.players_eliminated"
+# A special prize of the structure paid from the pool (000:L3410-3413).
+SPECIAL_PRIZE_AWARDED = "tournaments.special_prize_awarded"
 PLAYER_DISQUALIFIED = "tournaments.player_disqualified"
 PLAYER_EXCLUDED = "tournaments.player_excluded"
 DEAL_RECORDED = "tournaments.deal_recorded"
@@ -40,7 +42,7 @@ REQUEST_REJECTED = "tournaments.request_rejected"
 TOURNAMENT_EVENT_TYPES = frozenset({
     ANNOUNCED, REGISTRATION_OPENED, PLAYER_ENTERED, PLAYER_UNREGISTERED, REBUY_PURCHASED, ADD_ON_PURCHASED,
     STARTED, PRIZE_POOL_FIXED, PRIZE_POOL_DRAWN, PLAYERS_ELIMINATED, PLAYER_DISQUALIFIED,
-    PLAYER_EXCLUDED, DEAL_RECORDED, FINISHED, CANCELLED,
+    PLAYER_EXCLUDED, DEAL_RECORDED, FINISHED, CANCELLED, SPECIAL_PRIZE_AWARDED,
 })
 
 

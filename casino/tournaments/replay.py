@@ -39,6 +39,8 @@ def config_from(data: Mapping[str, Any]) -> Config:
         progressive_basis_points=data.get("progressive_basis_points", 0),
         min_entrants=data.get("min_entrants", 2),
         seats_per_table=data.get("seats_per_table", 9),
+        # Announced before the rule was applied (000:L3240): no minimum.
+        min_players_per_table=data.get("min_players_per_table", 0),
         elimination=EliminationRules(**data.get("elimination", {})),
         satellite_seat_minor=data.get("satellite_seat_minor"),
         # Announced before the token rule (000:L3361-3364): split in cents.
@@ -53,6 +55,9 @@ def config_from(data: Mapping[str, Any]) -> Config:
         reserved_basis_points=data.get("reserved_basis_points", 0),
         reserve_added_minor=data.get("reserve_added_minor", 0),
         deals_allowed=data.get("deals_allowed", True),
+        # Special prizes in the structure (000:L3410-3413); none before them.
+        special_prizes=tuple((row["name"], row["basis_points"])
+                             for row in data.get("special_prizes") or ()),
     )
 
 
@@ -79,6 +84,8 @@ def apply(t: Tournament, event_type: str, p: Mapping[str, Any]):
         return t.fix_pool()
     if event_type == ev.PRIZE_POOL_DRAWN:
         return t.draw_prize_pool(p["prize_pool_minor"], p["shares_basis_points"])
+    if event_type == ev.SPECIAL_PRIZE_AWARDED:
+        return t.award_special_prize(p["prize"], p["player_id"])
     if event_type == ev.PLAYERS_ELIMINATED:
         return t.eliminate(outs_from(p["outs"]), p["eliminators"])
     if event_type == ev.PLAYER_DISQUALIFIED:
@@ -144,6 +151,9 @@ def dump_state(t: Tournament) -> dict[str, Any]:
         "house_funded_minor": t.house_funded_minor,
         "bounties_won": _pairs(t.bounties_won),
         "prizes_paid": _pairs(t.prizes_paid),
+        "special_minor": _pairs(t.special_minor),
+        "special_awarded": _pairs(t.special_awarded),
+        "special_released": t.special_released,
     }
 
 
@@ -176,4 +186,8 @@ def load_state(config: Mapping[str, Any], data: Mapping[str, Any]) -> Tournament
     t.bounties_won = dict(data["bounties_won"])
     # Snapshots written before prizes were paid at the bust have none.
     t.prizes_paid = dict(data.get("prizes_paid") or [])
+    # Snapshots written before special prizes (000:L3410-3413) have none.
+    t.special_minor = dict(data.get("special_minor") or [])
+    t.special_awarded = dict(data.get("special_awarded") or [])
+    t.special_released = bool(data.get("special_released", False))
     return t

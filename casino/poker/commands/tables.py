@@ -485,6 +485,16 @@ def _online_rake_row(values: Mapping[str, Any], config: Mapping[str, Any]
                      " (001:L725-739)")
 
 
+FEE_CONSENT_FIGURE = "jackpot.bad_beat.time_charge.requires_all_players_consent"
+
+
+def _figure_in_force(place: Venue, at: dt.datetime, key: str,
+                     default: Any = None) -> Any:
+    """A figure of the venue's rulebook in force at `at` (cached), or `default`."""
+    row = rules.figures_in_force(_rulebook(place, at), _local_date(place, at)).get(key)
+    return default if row is None else row.value
+
+
 def charge_time(*, table_id: str, consenting_players: Sequence[str] = (), actor: str,
                 idempotency_key: str | None = None,
                 at: dt.datetime | None = None) -> TimeChargeResult:
@@ -546,11 +556,18 @@ class ChargeTime(BaseCommand[TimeChargeContext, "TimeChargeResult"]):
             rake = engine.time_charge_for(rake_rule, list(seated)) if by_time else None
             fee = engine.time_charge_for(jackpot_fee, list(seated)) if jackpot_fee else None
             missing = sorted({s.player_id for s in seated.values()} - set(consenting_players))
-            if missing and (jackpot_fee is not None or rake_rule.players_max is not None):
+            # 000:L2876: the jackpot fee by time only with every player's
+            # consent (figure jackpot.bad_beat.time_charge.requires_all_players_consent,
+            # required where the rulebook does not say otherwise).
+            fee_consent = jackpot_fee is not None and _figure_in_force(
+                place, at, FEE_CONSENT_FIGURE, True) is not False
+            rake_consent = by_time and rake_rule.players_max is not None
+            if missing and (fee_consent or rake_consent):
                 refusal = PokerError(
                     Code.TIME_CHARGE_CONSENT_MISSING,
                     "every player at the table must agree to the time charge",
-                    missing=missing, cite=jackpot_fee.cite if jackpot_fee else rake_rule.cite)
+                    missing=missing,
+                    cite=jackpot_fee.cite if fee_consent else rake_rule.cite)
         except engine.IllegalAction as illegal:
             refusal = PokerError(illegal.code, illegal.message, **illegal.details)
         return TimeChargeContext(table=ctx, place=place, at=at,

@@ -22,6 +22,15 @@ class PriceSerializer(StrictSerializer):
                                             help_text="Onto the buyer's bounty.")
 
 
+class SpecialPrizeSerializer(StrictSerializer):
+    name = serializers.SlugField(max_length=60)
+    basis_points = serializers.IntegerField(min_value=1, max_value=9_999,
+                                            help_text="Its share of the pool as fixed.")
+    description = serializers.CharField(
+        max_length=200, default="", allow_blank=True,
+        help_text="What wins it, as the structure says.")
+
+
 class AnnounceSerializer(StrictSerializer):
     venue = serializers.CharField(max_length=60)
     name = serializers.CharField(max_length=200)
@@ -55,6 +64,11 @@ class AnnounceSerializer(StrictSerializer):
         min_value=0, default=0,
         help_text="The pool the house guarantees, topped up when the pool is fixed"
                   " (001:L580); with an entry of 0 a freeroll (001:L330-332, L602).")
+    special_prizes = SpecialPrizeSerializer(
+        many=True, required=False, default=list,
+        help_text="Prizes from the pool the structure announces with their share, e.g."
+                  " the first player out (000:L3410-3413); where the rulebook offers"
+                  " them.")
     target_tournament_id = serializers.CharField(
         max_length=60, required=False, allow_null=True, default=None,
         help_text="A satellite's target: its seats are entries there, paid from the"
@@ -72,6 +86,11 @@ class EntrySerializer(PlayerSerializer):
         choices=["account", "ticket"], default="account",
         help_text="`ticket`: paid from the player's own tournament tickets (seats won and"
                   " not used; 000:L3344-3345, 001:L312).")
+
+
+class SpecialPrizeAwardSerializer(PlayerSerializer):
+    prize = serializers.SlugField(
+        max_length=60, help_text="The special prize's name in the structure.")
 
 
 class UnregisterSerializer(PlayerSerializer):

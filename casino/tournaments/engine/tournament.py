@@ -34,6 +34,15 @@ Money rules:
   after the button, 000:L3361-3364; `money.split_tokens`). A token is the
   entry's bounty part; tournaments announced before this rule
   (`bounty_split` "cents") split in cents, odd cents to the first.
+- Special prizes (000:L3410-3413): a tournament's structure may announce
+  prizes such as "the first player out" or "the first to reach a count",
+  each a share of the pool (`special_prizes`, name -> basis points). When
+  the pool is fixed each share is set aside in the pool; the director
+  awards each prize once, to an entrant not disqualified, while play runs
+  after that (`award_special_prize`); the payout table shares the rest.
+  Decision tournaments.special_prizes.unawarded: a prize not awarded when
+  a deal is made, or at the finish or an interruption, goes back to the
+  pool and is paid by the payout table.
 - A disqualified player's money stays in the pool (000:L3577-3578,
   004:L177); so does the bounty on their head (decision
   `tournaments.bounty.unclaimed`), and an excluded player's.
@@ -106,6 +115,9 @@ class Config:
     progressive_basis_points: int = 0         # share of a bounty onto one's own
     min_entrants: int = 2                     # 003:L163
     seats_per_table: int = 9                  # the final table, for interruptions
+    # Players every table must have before the start (000:L3240; figure
+    # tournament.start.min_players_per_table); 0 where the rulebook is silent.
+    min_players_per_table: int = 0
     elimination: EliminationRules = EliminationRules()
     satellite_seat_minor: int | None = None   # the target's entry price
     # How eliminators who share a pot share a bounty: "tokens" whole tokens
@@ -133,6 +145,9 @@ class Config:
     hexapro_players: int = 3
     # Whether the players left may make a deal (004:L19, figure deals.allowed).
     deals_allowed: bool = True
+    # Special prizes announced in the structure: (name, share of the pool in
+    # basis points), set aside when the pool is fixed (000:L3410-3413).
+    special_prizes: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -162,6 +177,7 @@ class Config:
                 and self.format in ("hexapro", "satellite")):
             raise EngineError("invalid_format", "a HexaPro or satellite pool neither keeps"
                               " a reserve nor takes one")
+        self._check_special_prizes()
         if self.guaranteed_pool_minor and self.format in ("hexapro", "satellite"):
             raise EngineError("invalid_format", "a HexaPro pool is drawn and a satellite's"
                               " pays seats: neither takes a guaranteed pool")
@@ -184,11 +200,36 @@ class Config:
         if self.prizes_paid_at not in ("end", "bust"):
             raise EngineError("invalid_format", "prizes are paid at the end or at the bust",
                               prizes_paid_at=self.prizes_paid_at)
+        if (type(self.min_players_per_table) is not int
+                or not 0 <= self.min_players_per_table <= self.seats_per_table):
+            raise EngineError("invalid_format", "the players a table needs to start are"
+                              " 0 to the seats of a table",
+                              min_players_per_table=self.min_players_per_table,
+                              seats_per_table=self.seats_per_table)
         if not 0 <= self.progressive_basis_points <= 10_000:
             raise EngineError("invalid_format", "the progressive share is 0 to 100 %")
         if (self.format == "progressive_bounty") != (self.progressive_basis_points > 0):
             raise EngineError("invalid_format", "a progressive bounty needs the share added"
                               " to the eliminator's bounty, and only it has one")
+
+    def _check_special_prizes(self) -> None:
+        names = [name for name, _ in self.special_prizes]
+        if any(type(name) is not str or not name.strip() for name in names) \
+                or len(set(names)) != len(names):
+            raise EngineError("invalid_special_prizes", "each special prize has a name of"
+                              " its own", names=names)
+        shares = [share for _, share in self.special_prizes]
+        if any(type(share) is not int or share <= 0 for share in shares):
+            raise EngineError("invalid_special_prizes", "a special prize is a share of the"
+                              " pool above 0 basis points", shares=shares)
+        if sum(shares) + self.reserved_basis_points >= 10_000:
+            raise EngineError("invalid_special_prizes", "special prizes and the reserve"
+                              " take less than the whole pool: the payout table shares"
+                              " the rest", special_basis_points=sum(shares),
+                              reserved_basis_points=self.reserved_basis_points)
+        if self.special_prizes and self.format in ("hexapro", "satellite"):
+            raise EngineError("invalid_special_prizes", "a HexaPro pool is drawn and a"
+                              " satellite's pays seats: neither has special prizes")
 
 
 @dataclass(slots=True)
@@ -243,6 +284,13 @@ class Tournament:
         # Prizes already paid as players busted (001:L366); the pool's total
         # stays in `pool_minor` until the payout.
         self.prizes_paid: dict[str, int] = {}
+        # Special prizes (000:L3410-3413): each one's amount, set aside when
+        # the pool is fixed; who was awarded which; whether the ones not
+        # awarded went back to the pool (decision
+        # tournaments.special_prizes.unawarded).
+        self.special_minor: dict[str, int] = {}
+        self.special_awarded: dict[str, str] = {}
+        self.special_released = False
 
     # -- views -------------------------------------------------------------
 
@@ -257,13 +305,25 @@ class Tournament:
         return paid_field(self.entries, self.re_entries,
                           self.config.re_entries_per_paid_field_step)
 
+    @property
+    def special_open_minor(self) -> int:
+        """Money set aside in the pool for special prizes not awarded yet."""
+        if self.special_released:
+            return 0
+        return sum(amount for name, amount in self.special_minor.items()
+                   if name not in self.special_awarded)
+
     def prizes(self) -> list[int]:
-        """The prize of each paid place for the pool as it stands."""
+        """The prize of each paid place for the pool as it stands.
+
+        Special prizes not awarded yet are set aside (000:L3410-3413).
+        """
         if self.config.format == "satellite":
             return self._satellite_prizes()
         if self.drawn_shares is not None:
             return by_basis_points(self.pool_minor, self.drawn_shares)
-        return self.config.payout.prizes(self.pool_minor, max(self.paid_field, 1))
+        return self.config.payout.prizes(self.pool_minor - self.special_open_minor,
+                                         max(self.paid_field, 1))
 
     def _satellite_prizes(self) -> list[int]:
         """Seats of the target's value, then the rest in cash to the next place.
@@ -432,8 +492,31 @@ class Tournament:
                               f" minimum {self.config.min_entrants}; cancel and refund"
                               " (003:L163, L173)", entrants=self.entries,
                               min_entrants=self.config.min_entrants)
+        self._check_players_per_table()
         self.phase = Phase.RUNNING
         return []
+
+    def _check_players_per_table(self) -> None:
+        """Refuse a start that leaves a table with fewer than the minimum (000:L3240).
+
+        The entrants sit at as few tables as hold them (`seats_per_table`
+        each), balanced, so the smallest table has entrants // tables
+        players: the start needs at least `min_players_per_table` times the
+        tables. Not a cancellation: more players may still register, or the
+        director cancels.
+        """
+        per_table = self.config.min_players_per_table
+        if not per_table:
+            return
+        tables = -(-self.entries // self.config.seats_per_table)
+        if self.entries < per_table * max(tables, 1):
+            raise EngineError("too_few_players_per_table",
+                              f"{self.entries} entrants at {tables} table(s) of"
+                              f" {self.config.seats_per_table} seats leave a table with"
+                              f" fewer than {per_table} players; a tournament starts only"
+                              f" when every table has at least {per_table} (000:L3240)",
+                              entrants=self.entries, tables=tables,
+                              min_players_per_table=per_table, cite="000:L3240")
 
     def fix_pool(self) -> list[Transfer]:
         """Close late registration, re-entry, rebuys and add-ons; the payout
@@ -458,8 +541,46 @@ class Tournament:
             self.pool_minor += overlay
             self.house_funded_minor += overlay
             transfers.append(Transfer("house", "pool", overlay, "overlay"))
+        # The special prizes' shares of the pool as fixed (000:L3410-3413).
+        self.special_minor = {name: self.pool_minor * share // 10_000
+                              for name, share in self.config.special_prizes}
         self._check_in_the_money()
         return transfers
+
+    def award_special_prize(self, name: str, player_id: str) -> list[Transfer]:
+        """Pay a special prize announced in the structure to its winner (000:L3410-3413).
+
+        Once the pool is fixed (the amount is known), while play runs; each
+        prize once; to an entrant who is not disqualified (a disqualified
+        player wins nothing, 000:L3577-3578, 004:L177), in play or out.
+        """
+        self._require(Phase.POOL_FIXED, Phase.IN_THE_MONEY)
+        if name not in self.special_minor:
+            raise EngineError("unknown_special_prize", f"the structure announces no special"
+                              f" prize {name!r} (000:L3410-3413)", name=name,
+                              announced=sorted(self.special_minor))
+        if name in self.special_awarded:
+            raise EngineError("special_prize_awarded", f"the special prize {name!r} was"
+                              " awarded already", name=name,
+                              player_id=self.special_awarded[name])
+        if self.special_released:
+            raise EngineError("special_prize_released", "the special prizes not awarded"
+                              " went back to the pool with the deal", name=name)
+        player = self._player(player_id)
+        if player.disqualified:
+            raise EngineError("not_in_play", "a disqualified player wins no prize"
+                              " (000:L3577-3578)", player_id=player_id)
+        amount = self.special_minor[name]
+        self.special_awarded[name] = player_id
+        self.pool_minor -= amount
+        self._check_in_the_money()
+        return [Transfer("pool", f"player:{player_id}", amount, "special_prize")] \
+            if amount else []
+
+    def _release_special_prizes(self) -> None:
+        """Special prizes not awarded go back to the pool (decision
+        tournaments.special_prizes.unawarded)."""
+        self.special_released = True
 
     def draw_prize_pool(self, prize_pool_minor: int, shares_basis_points: Sequence[int]
                         ) -> list[Transfer]:
@@ -637,12 +758,18 @@ class Tournament:
         if set(amounts) != alive or any(type(a) is not int or a < 0 for a in amounts.values()):
             raise EngineError("invalid_deal", "a deal names an amount for each remaining"
                               " player and no one else")
+        # Special prizes not awarded go back to the pool with the deal
+        # (decision tournaments.special_prizes.unawarded).
+        released = self.special_released
+        self.special_released = True
         at_stake = sum(self.prizes()[:len(alive)])
+        self.special_released = released
         if sum(amounts.values()) != at_stake:
             raise EngineError("invalid_deal", "a deal shares exactly the prize money of the"
                               " places still open", at_stake_minor=at_stake,
                               dealt_minor=sum(amounts.values()))
         self.deal = None if pay_by_table else dict(amounts)
+        self._release_special_prizes()
         return []
 
     def finish(self, final_stacks: Mapping[str, int] | None = None) -> list[Transfer]:
@@ -657,6 +784,7 @@ class Tournament:
             raise EngineError("not_finished", "more than one player is left: record the"
                               " last elimination, a deal or the final chip counts",
                               remaining=len(alive))
+        self._release_special_prizes()
         stacks = dict(final_stacks or {})
         last = [Out(p, stacks.get(p, 0)) for p in alive]
         blocks = standings([*self.groups, last], self.config.elimination,
@@ -725,6 +853,7 @@ class Tournament:
         self._require(*PLAYING)
         from .cancellation import interruption_payout
 
+        self._release_special_prizes()
         self.payout = interruption_payout(self, dict(stacks or {}))
         self.phase = Phase.INTERRUPTED
         return self._pay_out(self.payout)

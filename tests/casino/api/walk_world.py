@@ -489,6 +489,15 @@ def deal() -> Row:
     return _row(Role.TABLE_CONTROLLER, _t(t, "deals"), body, other)
 
 
+def award_special_prize() -> Row:
+    """A special prize of the structure (000:L3410-3413) paid to the first player out."""
+    t, ids = _tournament("fixed", players=3,
+                         special_prizes=[{"name": "first_out", "basis_points": 500}])
+    return _row(Role.TABLE_CONTROLLER, _t(t, "special-prizes"),
+                {"prize": "first_out", "player_id": ids[2]},
+                {"prize": "first_out", "player_id": ids[1]})
+
+
 def _tournament_details(t: str) -> dict:
     from casino.tournaments.api.serializers import TournamentSerializer
     from casino.tournaments.models import Tournament
@@ -497,13 +506,15 @@ def _tournament_details(t: str) -> dict:
 
 
 def finish() -> Row:
-    def heads_up() -> str:
-        t, ids = _tournament("fixed", players=2)
-        tournaments.eliminate(tournament_id=t, outs=[{"player_id": ids[1], "stack": 100}],
-                              eliminators={}, actor="td", idempotency_key=key())
+    def played_out() -> str:
+        # Three players: a room tournament starts with three a table (000:L3240).
+        t, ids = _tournament("fixed", players=3)
+        for out in (ids[2], ids[1]):
+            tournaments.eliminate(tournament_id=t, outs=[{"player_id": out, "stack": 100}],
+                                  eliminators={}, actor="td", idempotency_key=key())
         return t
-    return _row(Role.TABLE_CONTROLLER, _t(heads_up(), "finish"), {},
-                other_url=_t(heads_up(), "finish"))
+    return _row(Role.TABLE_CONTROLLER, _t(played_out(), "finish"), {},
+                other_url=_t(played_out(), "finish"))
 
 
 def cancel() -> Row:

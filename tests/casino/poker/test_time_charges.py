@@ -140,3 +140,26 @@ def test_a_jackpot_table_of_an_unlisted_variant_is_refused(venues):
             actor="floor", idempotency_key=key())
     assert caught.value.details["cite"] == "000:L2910, L2937-2938"
     assert _open("poker-helsinki").jackpot is None
+
+
+def test_the_jackpot_fee_consent_is_the_rulebooks_000_L2876(venues, monkeypatch):
+    """000:L2876 (jackpot.bad_beat.time_charge.requires_all_players_consent):
+    the room's rulebook asks every player's consent, and the refusal is
+    recorded; a rulebook version that did not ask would charge the fee by
+    time without it."""
+    import datetime as dt
+
+    from casino.poker.commands.tables import FEE_CONSENT_FIGURE
+    from casino.rules import queries as rules
+
+    table = _open("poker-helsinki", jackpot=True, jackpot_fee="time_60")
+    seat_players(table.table_id, {n: 20_000 for n in range(1, 6)})
+    rulebook = rules.rulebook_in_force("veikkaus-poker-room", dt.date(2026, 6, 16))
+    row = rules.figures(rulebook)[FEE_CONSENT_FIGURE]
+    assert (row.value, row.cite) == (True, "000:L2876")
+    with pytest.raises(PokerError) as caught:
+        _charge(table.table_id)
+    assert caught.value.code == "poker.time_charge_consent_missing"
+    assert Event.objects.filter(type="poker.time_charge_rejected").count() == 1
+    monkeypatch.setattr(row, "value", False)   # the cached row, this test only
+    assert _charge(table.table_id).jackpot_minor == 4_000

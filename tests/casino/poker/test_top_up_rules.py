@@ -72,3 +72,40 @@ def test_a_stack_carried_to_other_stakes_is_bounded_by_the_maximum_000_L322():
         sit({**figures, "buy_in.structure_change.bounded_by_table_limits": (False, "x")},
             40_000)
     assert refused.value.details["required_minor"] == 60_000
+
+
+def test_no_chips_leave_play_during_the_evening_000_L298():
+    """000:L298 (chips.removal_during_gaming_day_allowed = false): a player
+    cannot take chips out of play mid-evening, so one who left a no-limit
+    table with EUR 300 sits down again with it even where the rulebook has
+    no one-night-one-stack figure of its own; where removal is allowed, a
+    fresh EUR 100 buy-in is fine."""
+    left = evening.Move(kind="cash_out", table_id="t", structure="no_limit",
+                        small_blind_minor=100, big_blind_minor=200, banzai=False,
+                        amount_minor=30_000, stack_minor=30_000, short=False,
+                        at=AT - dt.timedelta(hours=2))
+    tonight = evening.Evening(1, 0, {"no_limit": left})
+
+    def sit(figures, amount_minor):
+        return evening.check_buy_in(evening.EveningRules.from_figures(figures), TABLE,
+                                    amount_minor=amount_minor, stack_minor=0,
+                                    sitting_down=True, evening=tonight,
+                                    banzai_tables_now=0, at=AT)
+
+    banned = {evening.REMOVAL_FIGURE: (False, "000:L298")}
+    assert evening.EveningRules.from_figures(banned).one_stack == "000:L298"
+    with pytest.raises(PokerError) as refused:
+        sit(banned, 10_000)
+    assert refused.value.code == "poker.one_stack_per_evening"
+    assert refused.value.details["required_minor"] == 30_000
+    assert sit(banned, 30_000).short is False
+    allowed = {evening.REMOVAL_FIGURE: (True, "x")}
+    assert evening.EveningRules.from_figures(allowed).one_stack is None
+    assert sit(allowed, 10_000).short is False
+
+
+def test_the_room_rulebook_bans_taking_chips_out_of_play():
+    """000:L298: 'Pelaaja ei voi kesken illan (pelipäivän) poistaa merkkejä pelistä.'"""
+    from tests.casino.tournaments.rulebook_data import figure
+
+    assert figure("veikkaus-poker-room", evening.REMOVAL_FIGURE) is False

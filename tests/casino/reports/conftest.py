@@ -7,8 +7,9 @@ poker-helsinki  cage: five cash deposits, a bank deposit, a cash withdrawal,
                 seats from the account, one for cash) plays one hand (rake
                 300, bad-beat drop 100) and one player cashes out; a
                 time-charged table takes EUR 12 of time rake; a progressive
-                bounty tournament (fees 2 x 70); the bad-beat pool rolls the
-                day's drop up.
+                bounty tournament of three (fees 3 x 70; a room tournament
+                starts with three at a table, 000:L3240); the bad-beat pool
+                rolls the day's drop up.
 casino-helsinki a roulette round (the house loses 380 to two players).
 
 `seeded_day` returns the facts the tests check against. `DAY_AFTER` is the
@@ -116,20 +117,21 @@ def play_roulette() -> str:
     return table.table_id
 
 
-def play_tournament(a: str, b: str) -> str:
-    """000:L3374-3377: a 600 + 70 progressive bounty, two players, a finish."""
+def play_tournament(a: str, b: str, c: str) -> str:
+    """000:L3374-3377: a 600 + 70 progressive bounty, three players (000:L3240), a finish."""
     t = tournaments.announce(
         venue=ROOM, name="Monday bounty", format="progressive_bounty",
         entry={"prize_minor": 40000, "fee_minor": 7000, "bounty_minor": 20000},
         re_entry=True, entries_per_player_max=2, actor="td",
         idempotency_key=key("announce")).tournament_id
     tournaments.open_registration(tournament_id=t, actor="td", idempotency_key=key())
-    for player_id in (a, b):
+    for player_id in (a, b, c):
         tournaments.register(tournament_id=t, player_id=player_id, actor="cage",
                              idempotency_key=key())
     tournaments.start(tournament_id=t, actor="td", idempotency_key=key())
-    tournaments.eliminate(tournament_id=t, outs=[{"player_id": b, "stack": 100}],
-                          eliminators={b: [a]}, actor="td", idempotency_key=key())
+    for out in (c, b):
+        tournaments.eliminate(tournament_id=t, outs=[{"player_id": out, "stack": 100}],
+                              eliminators={out: [a]}, actor="td", idempotency_key=key())
     tournaments.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
     tournaments.finish(tournament_id=t, actor="td", idempotency_key=key())
     return t
@@ -150,7 +152,7 @@ def seeded_day(venues) -> Seeded:
                       paid_to="cash", actor="cage", idempotency_key=key("redeem"))
     table_id, time_table_id = play_poker(players)
     roulette_table_id = play_roulette()
-    tournament_id = play_tournament(players[8], players[9])
+    tournament_id = play_tournament(players[8], players[9], players[7])
     jackpots.ensure_pool(venue=ROOM, actor="test")
     jackpots.rollup_day(venue=ROOM, gaming_day=DAY, actor="test", now=DAY_AFTER)
     return Seeded(players, table_id, time_table_id, roulette_table_id, tournament_id)

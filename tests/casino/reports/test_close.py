@@ -64,7 +64,8 @@ def test_the_rooms_close_reconciles_and_each_figure_equals_an_independent_sum(se
                                               [DAY, rake])
     assert f["time_charges_minor"] == 1_200 == -sql_sum(
         f"{day} AND e.type = 'poker.time_charged'", [DAY, rake])
-    assert f["tournament_fees_minor"] == 14_000 == -sql_sum(
+    # Three entries of 600 + 70 (a room tournament starts with three, 000:L3240).
+    assert f["tournament_fees_minor"] == 21_000 == -sql_sum(
         day, [DAY, f"house/{ROOM}/tournament_fees"])
     pending = f"jackpot/{ROOM}/bad_beat/pending"
     assert f["jackpots"]["bad_beat"] == {
@@ -78,7 +79,7 @@ def test_the_rooms_close_reconciles_and_each_figure_equals_an_independent_sum(se
     assert f["table_stacks_minor"] == (
         balance(f"^table/{seeded_day.table_id}/stacks$")
         + balance(f"^table/{seeded_day.time_table_id}/stacks$"))
-    assert f["house_result_minor"] == 300 + 1_200 + 14_000
+    assert f["house_result_minor"] == 300 + 1_200 + 21_000
     assert line(close, "bank_clearing").closing_minor == 1_000_00
     assert (line(close, "cage_cash").closing_minor
             == line(close, "cage_cash").projection_closing_minor == 1_020_000)

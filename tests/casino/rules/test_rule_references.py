@@ -58,17 +58,8 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     "online.self_exclusion.revocable": (LIMITS, "casino/players refuses to change a"
                                         " self-exclusion, built in"),
     # poker rooms
-    "run_it_twice.min_big_blind": (POKER, "running a board twice is not supported"),
-    "run_it_twice.full_board_max_players.omaha5_courchevel": (POKER, "running a board"
-                                                              " twice is not supported"),
-    "chips.removal_during_gaming_day_allowed": (POKER, "taking chips off the table during"
-                                                " the evening is not refused"),
     "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
                                      " forfeited after 90 days"),
-    # jackpots
-    "jackpot.bad_beat.time_charge.requires_all_players_consent": (JACKPOTS, "the time"
-                                                                  " charge is taken without"
-                                                                  " recording consent"),
     # tournaments
     "hexapro.unfinished.settle_within": (TOURNAMENTS, "unfinished HexaPro games are not"
                                          " settled within 90 days by any job"),

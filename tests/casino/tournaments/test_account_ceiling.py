@@ -19,36 +19,40 @@ CEILING = 5_000_00
 
 
 def test_a_prize_and_bounty_crossing_the_ceiling_overflow_to_payouts_due(venues):
-    """000:L3374-3377: 600 + 70 progressive bounty. The winner starts at the
-    ceiling, pays 670, is paid a EUR 100 bounty (fits), then the pool of 800 and
-    their own bounty of 300: EUR 570 fits, EUR 530 is owed to the bank account."""
+    """000:L3374-3377: 600 + 70 progressive bounty, three players (a room
+    tournament starts with three at a table, 000:L3240). The winner starts at
+    the ceiling, pays 670, is paid two EUR 100 bounties (they fit), then the
+    pool of 1,200 and their own bounty of 400: EUR 470 fits, EUR 1,130 is owed
+    to the bank account."""
     t = commands.announce(venue=ROOM, name="Friday bounty", format="progressive_bounty",
                           entry={"prize_minor": 40000, "fee_minor": 7000,
                                  "bounty_minor": 20000},
                           re_entry=False, entries_per_player_max=1, actor="td",
                           idempotency_key=key("announce")).tournament_id
     commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
-    winner, loser = funded_player(CEILING), funded_player()
-    for p in (winner, loser):
+    winner, loser, third = funded_player(CEILING), funded_player(), funded_player()
+    for p in (winner, loser, third):
         commands.register(tournament_id=t, player_id=p.id, actor="cage", idempotency_key=key())
     commands.start(tournament_id=t, actor="td", idempotency_key=key())
-    commands.eliminate(tournament_id=t, outs=[{"player_id": loser.id, "stack": 100}],
-                       eliminators={loser.id: [winner.id]}, actor="td", idempotency_key=key())
-    assert balance(gaming_account(winner.id)) == CEILING - 670_00 + 100_00
+    for out in (third, loser):
+        commands.eliminate(tournament_id=t, outs=[{"player_id": out.id, "stack": 100}],
+                           eliminators={out.id: [winner.id]}, actor="td",
+                           idempotency_key=key())
+    assert balance(gaming_account(winner.id)) == CEILING - 670_00 + 2 * 100_00
     assert balance(payouts_due(ROOM)) == 0
     commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
     commands.finish(tournament_id=t, actor="td", idempotency_key=key())
     assert balance(gaming_account(winner.id)) == CEILING
-    assert balance(payouts_due(ROOM)) == 800_00 + 300_00 - 570_00
+    assert balance(payouts_due(ROOM)) == 1_200_00 + 400_00 - 470_00
     assert balance(prize_pool(t)) == 0 and balance(bounties(t)) == 0
     finished = Event.objects.get(type="tournaments.tournament_finished")
     (block,) = finished.payload["overflow"]
     assert (block["player_id"], block["amount_minor"], block["credited_minor"],
-            block["overflow_minor"]) == (winner.id, 1_100_00, 570_00, 530_00)
+            block["overflow_minor"]) == (winner.id, 1_600_00, 470_00, 1_130_00)
     # The transfers (what the player won) are unchanged: the split is in the postings.
     won = sum(tr["amount_minor"] for tr in finished.payload["transfers"]
               if tr["to"] == f"player:{winner.id}")
-    assert won == 1_100_00
+    assert won == 1_600_00
     assert Posting.objects.aggregate(total=Sum("amount_minor"))["total"] == 0
     assert verify_chain().ok
     from casino.tournaments.models import Entrant, Tournament
@@ -69,12 +73,14 @@ def test_a_deposit_racing_the_split_makes_the_payout_split_again(venues, monkeyp
                           entry={"prize_minor": 100_00, "fee_minor": 10_00}, actor="td",
                           idempotency_key=key("announce")).tournament_id
     commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
-    winner, loser = funded_player(CEILING - 500_00), funded_player()
-    for p in (winner, loser):
+    # Three players: a room tournament starts with three at a table (000:L3240).
+    winner, loser, third = funded_player(CEILING - 500_00), funded_player(), funded_player()
+    for p in (winner, loser, third):
         commands.register(tournament_id=t, player_id=p.id, actor="cage", idempotency_key=key())
     commands.start(tournament_id=t, actor="td", idempotency_key=key())
-    commands.eliminate(tournament_id=t, outs=[{"player_id": loser.id, "stack": 100}],
-                       actor="td", idempotency_key=key())
+    for out in (third, loser):
+        commands.eliminate(tournament_id=t, outs=[{"player_id": out.id, "stack": 100}],
+                           actor="td", idempotency_key=key())
     commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
     read = commands._accounts
     raced = []
@@ -89,11 +95,11 @@ def test_a_deposit_racing_the_split_makes_the_payout_split_again(venues, monkeyp
 
     monkeypatch.setattr(commands, "_accounts", read_then_deposit)
     # The winner holds 4,390 after the entry: 610 of headroom before the deposit, 110
-    # after it; the pool of 200 is credited 110 and owes 90.
+    # after it; the pool of 300 is credited 110 and owes 190.
     commands.finish(tournament_id=t, actor="td", idempotency_key=key())
     assert balance(gaming_account(winner.id)) == CEILING
-    assert balance(payouts_due(ROOM)) == 90_00
+    assert balance(payouts_due(ROOM)) == 190_00
     finished = Event.objects.get(type="tournaments.tournament_finished")
     (block,) = finished.payload["overflow"]
-    assert (block["credited_minor"], block["overflow_minor"]) == (110_00, 90_00)
+    assert (block["credited_minor"], block["overflow_minor"]) == (110_00, 190_00)
     assert verify_chain().ok

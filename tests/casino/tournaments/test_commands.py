@@ -29,26 +29,31 @@ def announce(venue=ROOM, **overrides):
 
 def test_progressive_bounty_600_plus_70_moves_money_by_postings(venues):
     """000:L3374-3377: 600 + 70 -> pool 400, bounty 200, fee 70; the eliminator
-    is paid 100 and 100 goes onto their own bounty."""
+    is paid 100 and 100 goes onto their own bounty. Three players: a room
+    tournament starts with three at a table (000:L3240)."""
     t = announce().tournament_id
     commands.open_registration(tournament_id=t, actor="td", idempotency_key=key())
-    a, b = funded_player(), funded_player()
-    for p in (a, b):
+    a, b, c = funded_player(), funded_player(), funded_player()
+    for p in (a, b, c):
         commands.register(tournament_id=t, player_id=p.id, actor="cage",
                           idempotency_key=key())
     assert balance(gaming_account(a.id)) == 1_000_00 - 670_00
     assert (balance(prize_pool(t)), balance(bounties(t)), balance(tournament_fees(ROOM))) == (
-        800_00, 400_00, 140_00)
+        1_200_00, 600_00, 210_00)
     commands.start(tournament_id=t, actor="td", idempotency_key=key())
     commands.eliminate(tournament_id=t, outs=[{"player_id": b.id, "stack": 100}],
                        eliminators={b.id: [a.id]}, actor="td", idempotency_key=key())
     assert balance(gaming_account(a.id)) == 1_000_00 - 670_00 + 100_00
     assert Entrant.objects.get(player_id=a.id).bounty_minor == 300_00
+    commands.eliminate(tournament_id=t, outs=[{"player_id": c.id, "stack": 100}],
+                       eliminators={c.id: [a.id]}, actor="td", idempotency_key=key())
+    assert Entrant.objects.get(player_id=a.id).bounty_minor == 400_00
     commands.fix_prize_pool(tournament_id=t, actor="td", idempotency_key=key())
     result = commands.finish(tournament_id=t, actor="td", idempotency_key=key())
     assert result.state == "finished"
-    # The winner takes the pool of 800 and their own bounty of 300.
-    assert balance(gaming_account(a.id)) == 1_000_00 - 670_00 + 100_00 + 800_00 + 300_00
+    # The winner takes the pool of 1,200 and their own bounty of 400.
+    assert balance(gaming_account(a.id)) == (1_000_00 - 670_00 + 2 * 100_00 + 1_200_00
+                                             + 400_00)
     assert balance(prize_pool(t)) == 0 and balance(bounties(t)) == 0
     assert Entrant.objects.get(player_id=a.id).place == 1
     assert verify_chain().ok
