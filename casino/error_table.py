@@ -300,6 +300,10 @@ STATUS: dict[str, int] = {
     "compliance.self_excluded": 422,
     "compliance.transfer_blackout": 422,
     "compliance.underage": 422,
+    # webhooks: casino.webhooks.errors.WebhookErrorCode
+    "webhooks.unknown_subscription": 404,
+    "webhooks.event_type_out_of_reach": 422,
+    "webhooks.venue_out_of_reach": 422,
     # framework (casino.exception_handler: validation and DRF's refusals)
     "request.invalid": 400,
     "request.not_found": 404,

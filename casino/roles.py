@@ -204,6 +204,11 @@ MATRIX: dict[str, frozenset[Role] | str] = {
     "POST /api/v1/slot-tournaments/{tournament_id}/prizes": frozenset({CO}),
     "POST /api/v1/slot-tournaments/{tournament_id}/start": frozenset({CO}),
     "POST /api/v1/vouchers/{voucher_id}/redemptions": frozenset({CAGE, TC}),
+    # issue 18 item 2: a client in any role subscribes to what it reads in
+    # the feed (casino.webhooks; the feed's rules decide what each delivery holds)
+    "POST /api/v1/webhooks/subscriptions": frozenset(Role),
+    "GET /api/v1/webhooks/subscriptions/{subscription_id}": frozenset(Role),
+    "POST /api/v1/webhooks/subscriptions/{subscription_id}/secrets": frozenset(Role),
 }
 
 

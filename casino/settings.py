@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "casino.officers",
     "casino.demo",
     "casino.ops",
+    "casino.webhooks",
 ]
 
 # Officers and auditors who are not superusers may view the ledger's and the
@@ -363,6 +364,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 LOGGING = {
+    # Webhooks (issue 18): retries after their backoff, new subscriptions'
+    # backfills and deliveries a lost kick left (casino.webhooks.tasks.sweep).
+    "webhooks.sweep": {"task": "casino.webhooks.tasks.sweep", "schedule": 5.0},
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},

@@ -7,7 +7,8 @@
   ledger_append_seconds, ledger_group_size, ledger_writer_queue_depth
       from the group writer (ledger/writer.py);
   ledger_verification_lag_seconds  seconds since the chain was last verified
-      (health.verification_lag_seconds), read at scrape time.
+      (health.verification_lag_seconds), read at scrape time;
+  webhook_backlog  webhook deliveries pending (casino.webhooks), read at scrape time.
 
 With several gunicorn workers set PROMETHEUS_MULTIPROC_DIR (compose does):
 each worker writes its samples there and a scrape sums them. The page holds
@@ -53,6 +54,25 @@ _LAG = _VerificationLag()
 REGISTRY.register(_LAG)
 
 
+class _WebhookBacklog:
+    """Read at scrape time: webhook deliveries pending (casino.webhooks, issue 18)."""
+
+    def collect(self):
+        from casino.webhooks.sending import backlog
+
+        family = GaugeMetricFamily("webhook_backlog",
+                                   "Webhook deliveries not yet delivered nor dead-lettered")
+        try:
+            family.add_metric([], backlog())
+        except Exception:  # noqa: BLE001 - no database: no sample, the scrape still answers
+            return []
+        return [family]
+
+
+_WEBHOOK_BACKLOG = _WebhookBacklog()
+REGISTRY.register(_WEBHOOK_BACKLOG)
+
+
 @require_GET
 def metrics(request: HttpRequest) -> HttpResponse:
     token = getattr(settings, "METRICS_TOKEN", "")
@@ -66,6 +86,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         registry.register(_LAG)
+        registry.register(_WEBHOOK_BACKLOG)
     else:
         registry = REGISTRY
     return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
