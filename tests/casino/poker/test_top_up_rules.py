@@ -109,3 +109,23 @@ def test_the_room_rulebook_bans_taking_chips_out_of_play():
     from tests.casino.tournaments.rulebook_data import figure
 
     assert figure("veikkaus-poker-room", evening.REMOVAL_FIGURE) is False
+
+
+@pytest.mark.parametrize(("stack_minor", "amount_minor", "allowed"), [
+    pytest.param(200, 500, True, id="one_big_blind_left_any_amount_case"),
+    pytest.param(199, 500, False, id="under_one_big_blind_case"),
+    pytest.param(0, 9_999, False, id="out_of_chips_under_the_minimum_case"),
+    pytest.param(0, 10_000, True, id="out_of_chips_the_minimum_case"),
+])
+def test_out_of_chips_a_player_buys_the_table_minimum_000_L293(stack_minor, amount_minor,
+                                                                allowed):
+    """000:L293-295: with chips for at least the big blind a player adds any
+    amount; once the chips have run out, at least the table's minimum buy-in
+    (EUR 100 here)."""
+    if allowed:
+        assert _top_up(ROOM, stack_minor=stack_minor, amount_minor=amount_minor).short \
+            is False
+        return
+    with pytest.raises(PokerError) as refused:
+        _top_up(ROOM, stack_minor=stack_minor, amount_minor=amount_minor)
+    assert refused.value.code == "poker.buy_in_below_minimum"
