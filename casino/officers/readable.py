@@ -198,7 +198,8 @@ def fields_table(pairs: list[tuple[str, str]]):
     return format_html('<table class="readable-fields">{}</table>', rows)
 
 
-COUNT_FIELDS = frozenset({"bank", "count", "inventory"})
+COUNT_FIELDS = frozenset({"bank", "count", "inventory", "chips", "expected_count",
+                          "count_differences"})
 PLAYER_MAP_FIELDS = frozenset({"players"})      # seat -> player id (jackpot hits)
 
 

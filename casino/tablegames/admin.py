@@ -1,5 +1,9 @@
 """Screens of table-games accounting: sessions with win and hold, and slips.
 
+The chips by denomination: the stock at the cage's chip bank, each tray
+and with the players; chip deliveries; the chip bank's counts with their
+differences by denomination.
+
 Read-only; money, counts and times are made readable by
 casino.officers.readable. Hold is shown as a percentage.
 """
@@ -10,7 +14,7 @@ from casino.compliance.admin import RoleViewMixin
 from casino.roles import Role
 from ledger import ReadOnlyAdmin
 
-from .models import Slip, TableSession
+from .models import ChipBankCount, ChipReceipt, ChipStock, Slip, TableSession
 
 ROLES = (Role.COMPLIANCE_OFFICER, Role.AUDITOR, Role.ACCOUNTANT)
 
@@ -48,3 +52,33 @@ class SlipAdmin(RoleViewMixin, ReadOnlyAdmin):
                     "table_signature", "made_at"]
     list_filter = ["kind", "venue"]
     search_fields = ["=id", "=table"]
+
+
+@admin.register(ChipStock)
+class ChipStockAdmin(RoleViewMixin, ReadOnlyAdmin):
+    view_roles = ROLES
+    list_display = ["venue", "place", "denomination_minor", "pieces", "value_minor",
+                    "last_position"]
+    list_filter = ["venue", "place"]
+    search_fields = ["=place"]
+    fields = ["venue", "place", "denomination_minor", "pieces", "currency", "last_position"]
+
+
+@admin.register(ChipReceipt)
+class ChipReceiptAdmin(RoleViewMixin, ReadOnlyAdmin):
+    view_roles = ROLES
+    list_display = ["id", "venue", "amount_minor", "first_signature", "second_signature",
+                    "received_at"]
+    list_filter = ["venue"]
+
+
+@admin.register(ChipBankCount)
+class ChipBankCountAdmin(RoleViewMixin, ReadOnlyAdmin):
+    view_roles = ROLES
+    list_display = ["id", "venue", "gaming_day", "counted_minor", "expected_minor",
+                    "over_short_minor", "reason", "first_signature", "second_signature",
+                    "counted_at"]
+    list_filter = ["venue", "gaming_day"]
+    fields = ["id", "venue", "gaming_day", "count", "counted_minor", "expected_count",
+              "expected_minor", "count_differences", "over_short_minor", "reason",
+              "first_signature", "second_signature", "counted_at", "position"]

@@ -9,6 +9,7 @@ class TableGamesConfig(AppConfig):
     def ready(self) -> None:
         from ledger import projections as ledger_projections
 
-        from .projections import TableGamesProjection
+        from .projections import ChipStockProjection, TableGamesProjection
 
         ledger_projections.register(TableGamesProjection())
+        ledger_projections.register(ChipStockProjection())

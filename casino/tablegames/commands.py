@@ -15,6 +15,22 @@ Decision (soft count): the drop is the second, verifying count; the
 variance (second - first) is recorded with both counts, and a variance
 needs no reason here: it is shown on the session for the officer.
 
+Decision (tablegames.chips_unissued): chips received into the cage's chip
+bank (a delivery, or the stock on the books' first day) post nothing; the
+cage's own chips are tokens until they leave it. The chip bank account
+carries the net face value issued to the tables, and the projection
+ChipStock the pieces per denomination at the cage, each tray and with the
+players (events.py).
+
+Decision (a chip bank count): the cage counts its chips by denomination,
+signed by two; the expected pieces are ChipStock's for the chip bank. Any
+denomination off needs a reason (five characters or more), and the
+difference in value posts chip bank +D against the cage's over/short, as a
+cashier's count does; the stock becomes the count. A fill, credit or table
+opening recorded while the chips are being counted is not fenced off (they
+are on the tables' streams): the count is taken with the tables' slips
+settled, as floor practice has it.
+
 Decision (count-based win beside per-bet results): a table accounted here
 has its win from drop and counts (house/<venue>/table_win), as a land
 casino's table games do; the games app's per-bet settlement is the other
@@ -37,6 +53,9 @@ from ledger.read import balances, stream_version
 
 from .errors import TableGamesError, TableGamesErrorCode
 from .events import (
+    CHIP_BANK,
+    CHIP_BANK_COUNTED,
+    CHIPS_RECEIVED,
     CREDIT_MADE,
     FILL_MADE,
     SCHEMA_VERSION,
@@ -44,9 +63,11 @@ from .events import (
     SOURCE,
     TABLE_CLOSED,
     TABLE_OPENED,
+    chip_bank_stream,
     table_stream,
 )
 from .models import SessionState, TableSession
+from .projections import stock_of
 
 OPEN, FILL, CREDIT, CLOSE, SOFT_COUNT = "open", "fill", "credit", "close", "soft_count"
 
@@ -268,3 +289,140 @@ def soft_count(*, venue: str, table: str, first_count: Mapping[str, int],
                              "second_count": dict(second_count),
                              "signed_by": list(counted_by)},
                 actor=actor, idempotency_key=idempotency_key, at=at)
+
+
+# --- the cage's chips by denomination -----------------------------------------------
+
+REASON_CHARS_MIN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class ChipBankContext:
+    venue: Venue
+    count: dict[str, int]
+    total_minor: int
+    expected: dict[str, int]
+    expected_minor: int
+    signed_by: tuple[str, str]
+    arguments: Mapping[str, Any]
+    version: int
+    at: dt.datetime
+
+
+def _venue(code: str) -> Venue:
+    venue = Venue.objects.filter(code=code).first()
+    if venue is None:
+        raise TableGamesError(TableGamesErrorCode.UNKNOWN_VENUE, f"no venue {code!r}",
+                              venue=code)
+    return venue
+
+
+class ChipBankCommand(BaseCommand[ChipBankContext, dict]):
+    """Chips received into the cage's chip bank, or the chip bank counted."""
+
+    source = SOURCE
+
+    def __init__(self, counting_: bool) -> None:
+        self.counting = counting_
+        self.name = "tablegames.count_chip_bank" if counting_ else "tablegames.receive_chips"
+
+    def load(self, arguments, call: Call) -> ChipBankContext:
+        venue = _venue(arguments["venue"])
+        what = "a chip count" if self.counting else "a chip receipt"
+        signed = _signers(arguments.get("signed_by"), call.actor, what)
+        count, total = _count(arguments["count"])
+        if not self.counting and total <= 0:
+            raise TableGamesError(TableGamesErrorCode.INVALID_REQUEST,
+                                  "a receipt brings a positive amount of chips")
+        expected = {str(d): n for d, n in sorted(stock_of(venue.code, CHIP_BANK).items(),
+                                                 reverse=True)}
+        expected_minor = sum(int(d) * n for d, n in expected.items())
+        if self.counting:
+            off = {d: count.get(d, 0) - expected.get(d, 0)
+                   for d in set(count) | set(expected) if count.get(d, 0) != expected.get(d, 0)}
+            reason = (arguments.get("reason") or "").strip()
+            if off and len(reason) < REASON_CHARS_MIN:
+                raise TableGamesError(
+                    TableGamesErrorCode.INVALID_REQUEST,
+                    f"the chip count is off the expected stock ({counting.money(total, venue.currency)}"
+                    f" counted, {counting.money(expected_minor, venue.currency)} expected)"
+                    ": give the reason", differences=off)
+        return ChipBankContext(venue=venue, count=count, total_minor=total, expected=expected,
+                               expected_minor=expected_minor, signed_by=signed,
+                               arguments=arguments,
+                               version=stream_version(chip_bank_stream(venue.code)),
+                               at=call.moment())
+
+    def decide(self, context: ChipBankContext) -> Decision:
+        venue, currency = context.venue, context.venue.currency
+        stream = chip_bank_stream(venue.code)
+        bank = accounts.cage_chip_bank(venue.code)
+        common = {"venue": venue.code, "signed_by": list(context.signed_by),
+                  "currency": currency}
+        postings: tuple[Posting, ...] = ()
+        if self.counting:
+            differences = {d: context.count.get(d, 0) - context.expected.get(d, 0)
+                           for d in sorted(set(context.count) | set(context.expected),
+                                           key=lambda d: -int(d))
+                           if context.count.get(d, 0) != context.expected.get(d, 0)}
+            over_short = context.total_minor - context.expected_minor
+            payload = {**common, "count_id": context.arguments["count_id"],
+                       "count": context.count, "counted_minor": context.total_minor,
+                       "expected_count": context.expected,
+                       "expected_minor": context.expected_minor, "differences": differences,
+                       "over_short_minor": over_short,
+                       "reason": (context.arguments.get("reason") or "").strip()}
+            if over_short:
+                postings = (Posting(bank, over_short, currency),
+                            Posting(accounts.cage_over_short(venue.code), -over_short,
+                                    currency))
+            kind = CHIP_BANK_COUNTED
+        else:
+            payload = {**common, "receipt_id": context.arguments["receipt_id"],
+                       "chips": context.count, "amount_minor": context.total_minor,
+                       "note": (context.arguments.get("note") or "").strip()}
+            kind = CHIPS_RECEIVED
+        event = NewEvent(stream=stream, type=kind, payload=payload, postings=postings,
+                         schema_version=SCHEMA_VERSION, occurred_at=context.at,
+                         gaming_day=rules.venue_day(venue, context.at))
+        return Decision([event], {stream: context.version}, accounts=[
+            {"code": bank, "type": "asset", "currency": currency},
+            {"code": accounts.cage_over_short(venue.code), "type": "expense",
+             "currency": currency}])
+
+    def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> dict:
+        return {**events[0].payload, "event": events[0].type, "position": events[0].position,
+                "replayed": replayed}
+
+
+RECEIVE_CHIPS = ChipBankCommand(False)
+COUNT_CHIP_BANK = ChipBankCommand(True)
+
+
+def receive_chips(*, venue: str, chips: Mapping[str, int], signed_by: Sequence[str],
+                  actor: str, note: str = "", idempotency_key: str | None = None,
+                  at: dt.datetime | None = None) -> dict:
+    """Record chips delivered into the cage's chip bank, by denomination, signed by two.
+
+    Posts nothing (decision tablegames.chips_unissued). Raises TableGamesError
+    signatures_required, invalid_request (400), unknown_venue (404).
+    """
+    return run(RECEIVE_CHIPS, {"venue": venue, "count": dict(chips),
+                               "signed_by": list(signed_by), "note": note,
+                               "receipt_id": _id("chips", idempotency_key)},
+               Call(actor=actor, key=idempotency_key, at=at, source=SOURCE))
+
+
+def count_chip_bank(*, venue: str, count: Mapping[str, int], signed_by: Sequence[str],
+                    actor: str, reason: str = "", idempotency_key: str | None = None,
+                    at: dt.datetime | None = None) -> dict:
+    """Count the cage's chips by denomination against the expected stock.
+
+    A denomination off needs a reason; the value off posts to the cage's
+    over/short. Raises TableGamesError invalid_request (400, also for a
+    missing reason), signatures_required (400), unknown_venue (404).
+    """
+    return run(COUNT_CHIP_BANK, {"venue": venue, "count": dict(count),
+                                 "signed_by": list(signed_by), "reason": reason,
+                                 "count_id": _id("chipcount", idempotency_key)},
+               Call(actor=actor, key=idempotency_key, at=at, source=SOURCE))

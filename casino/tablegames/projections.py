@@ -1,4 +1,5 @@
-"""Projection of table-games events into TableSession and Slip.
+"""Projection of table-games events into TableSession and Slip, and of the
+chips by denomination into ChipStock, ChipReceipt and ChipBankCount.
 
 The same `apply` runs inline in the append and on `rebuild_projections`.
 """
@@ -12,14 +13,20 @@ from django.db.models import F
 from ledger import RecordedEvent
 
 from .events import (
+    CHIP_BANK,
+    CHIP_BANK_COUNTED,
+    CHIPS_RECEIVED,
     CREDIT_MADE,
     FILL_MADE,
+    PLAYERS,
     PROJECTED_TYPES,
     SOFT_COUNT_MADE,
+    STOCK_TYPES,
     TABLE_CLOSED,
     TABLE_OPENED,
+    tray_place,
 )
-from .models import SessionState, Slip, TableSession
+from .models import ChipBankCount, ChipReceipt, ChipStock, SessionState, Slip, TableSession
 
 BASIS_POINTS = 10_000
 
@@ -79,3 +86,88 @@ def _apply(event: RecordedEvent) -> None:
             state=SessionState.COUNTED, drop_minor=p["drop_minor"],
             count_variance_minor=p["variance_minor"], counted_by=" and ".join(p["counted_by"]),
             win_minor=win, hold_basis_points=hold, last_position=event.position)
+
+
+# --- chips by denomination ------------------------------------------------------
+
+def stock_of(venue: str, place: str) -> dict[int, int]:
+    """Pieces per denomination at a place (denominations with pieces only)."""
+    return {denomination: pieces for denomination, pieces in ChipStock.objects.filter(
+        venue=venue, place=place).exclude(pieces=0).values_list("denomination_minor",
+                                                                 "pieces")}
+
+
+def _pieces(count: dict) -> dict[int, int]:
+    return {int(denomination): int(pieces) for denomination, pieces in count.items()}
+
+
+def _move(event: RecordedEvent, place: str, changes: dict[int, int]) -> None:
+    venue, currency = event.payload["venue"], event.payload["currency"]
+    for denomination, delta in changes.items():
+        if not delta:
+            continue
+        key = f"{venue}/{place}/{denomination}"
+        updated = ChipStock.objects.filter(key=key).update(
+            pieces=F("pieces") + delta, last_position=event.position)
+        if not updated:
+            ChipStock.objects.create(key=key, venue=venue, place=place,
+                                     denomination_minor=denomination, pieces=delta,
+                                     currency=currency, last_position=event.position)
+
+
+def _difference(after: dict[int, int], before: dict[int, int]) -> dict[int, int]:
+    return {d: after.get(d, 0) - before.get(d, 0) for d in set(after) | set(before)}
+
+
+def _negate(changes: dict[int, int]) -> dict[int, int]:
+    return {d: -n for d, n in changes.items()}
+
+
+class ChipStockProjection:
+    """Pieces per denomination at the cage's chip bank, the trays and the players."""
+
+    name = "tablegames.chip_stock"
+    event_types = STOCK_TYPES
+
+    def reset(self) -> None:
+        ChipStock.objects.all().delete()
+        ChipReceipt.objects.all().delete()
+        ChipBankCount.objects.all().delete()
+
+    def apply(self, events: Sequence[RecordedEvent]) -> None:
+        for event in events:
+            _apply_stock(event)
+
+
+def _apply_stock(event: RecordedEvent) -> None:
+    p = event.payload
+    venue = p["venue"]
+    if event.type in (TABLE_OPENED, TABLE_CLOSED):
+        tray = tray_place(p["table"])
+        change = _difference(_pieces(p["inventory"]), stock_of(venue, tray))
+        _move(event, tray, change)
+        # Opening: chips added to the tray come from the cage. Closing: the
+        # tray's chips missing at the count went to the players.
+        _move(event, CHIP_BANK if event.type == TABLE_OPENED else PLAYERS, _negate(change))
+    elif event.type in (FILL_MADE, CREDIT_MADE):
+        chips = _pieces(p["chips"])
+        sign = 1 if event.type == FILL_MADE else -1
+        _move(event, tray_place(p["table"]), {d: sign * n for d, n in chips.items()})
+        _move(event, CHIP_BANK, {d: -sign * n for d, n in chips.items()})
+    elif event.type == CHIPS_RECEIVED:
+        _move(event, CHIP_BANK, _pieces(p["chips"]))
+        cage, other = p["signed_by"]
+        ChipReceipt.objects.create(
+            id=p["receipt_id"], venue=venue, chips=p["chips"], amount_minor=p["amount_minor"],
+            currency=p["currency"], first_signature=cage, second_signature=other,
+            note=p["note"], received_at=event.occurred_at, position=event.position)
+    elif event.type == CHIP_BANK_COUNTED:
+        _move(event, CHIP_BANK, {int(d): n for d, n in p["differences"].items()})
+        first, second = p["signed_by"]
+        ChipBankCount.objects.create(
+            id=p["count_id"], venue=venue, gaming_day=event.gaming_day, count=p["count"],
+            counted_minor=p["counted_minor"], expected_count=p["expected_count"],
+            expected_minor=p["expected_minor"], count_differences=p["differences"],
+            over_short_minor=p["over_short_minor"], reason=p["reason"],
+            first_signature=first, second_signature=second, currency=p["currency"],
+            counted_at=event.occurred_at, position=event.position)
