@@ -313,6 +313,7 @@ STATUS: dict[str, int] = {
     "request.method_not_allowed": 405,
     "request.not_acceptable": 406,
     "request.throttled": 429,
+    "request.database_unavailable": 503,
     "auth.not_authenticated": 401,
     "auth.authentication_failed": 401,
     "auth.permission_denied": 403,

@@ -12,6 +12,10 @@ row in casino.error_table; no raise site says a status:
 - a value the database cannot hold (a number out of range: PostgreSQL's
   data exceptions) is `request.invalid` (400): it can only come from the
   request, and the statement's transaction has rolled back;
+- a lost database connection that the runner's retries did not outlast (a
+  failover under way) is `request.database_unavailable` (503, Retry-After):
+  the client may resend under the same Idempotency-Key, which is safe
+  whether or not the first attempt committed;
 - DRF's other refusals get the framework's codes (FRAMEWORK_CODES):
   `auth.not_authenticated`, `auth.authentication_failed`,
   `auth.permission_denied`, `request.not_found`,
@@ -28,15 +32,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import DataError
+from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from casino.error_table import status_for
+from casino.runner import connection_lost
 
 INVALID = "request.invalid"
+DATABASE_UNAVAILABLE = "request.database_unavailable"
+RETRY_AFTER_SECONDS = 1
 # DRF's refusals by class (subclasses first), each to its framework code.
 FRAMEWORK_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
     (exceptions.ValidationError, INVALID),
@@ -61,6 +68,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             {"code": str(code), "message": message, "details": getattr(exc, "details", {})},
             status=status_for(code),
         )
+    if isinstance(exc, (OperationalError, InterfaceError)) and connection_lost(exc):
+        return Response({"code": DATABASE_UNAVAILABLE,
+                         "message": "the database is unavailable (a failover may be under way);"
+                                    " resend under the same Idempotency-Key",
+                         "details": {}}, status=status_for(DATABASE_UNAVAILABLE),
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     if isinstance(exc, DataError):
         return Response({"code": INVALID,
                          "message": "a value in the request is out of range",
