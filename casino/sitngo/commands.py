@@ -13,6 +13,17 @@ every other entrant's streak ends; a streak that reaches the trigger pays the
 whole pool to the winner (credited up to the account ceiling, the rest owed
 to the bank account as the games do) and starts again from nothing.
 Every write goes through `casino.runner.run`.
+
+A series is of one kind (decision sitngo.slot_series): `poker` counts the
+tournaments app's sit'n'gos (002:L3299), `slot` counts the machines' slot
+tournaments played as sit'n'gos (002:L3327-3329), online only, as the
+section is the internet games'. A slot tournament's entrants are its
+`machines.slot_tournament_entered` events, its winner the first of the
+finishing ranking; its jackpot fee passes the pipeline as the venue's
+`slot_tournament/entry_fee` row (002:L3487 online). A slot tournament
+counted for a slot series is one of its sit'n'go jackpot tournaments: the
+machines app records no sit'n'go flag, so counting it is the operator's
+statement (the series' posted criteria, 002:L3329 "muut kriteerit").
 """
 
 from __future__ import annotations
@@ -28,12 +39,12 @@ from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.pipeline import Attempt, load_context, rejection, venue_day
 from casino.compliance.pipeline import verdict_record
 from casino.rules import queries as rules
-from casino.rules.models import Venue
+from casino.rules.models import Venue, VenueType
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from casino.tournaments.models import Entrant, Tournament
 from casino.wallet import PlayerCredit, accounts_to_open, credit_players
 from ledger import NewEvent, Posting, RecordedEvent
-from ledger.read import AccountType, stream_version
+from ledger.read import AccountType, stream_events, stream_version
 
 from .errors import SitngoError, SitngoErrorCode as Code
 from .events import (
@@ -51,6 +62,13 @@ WINS_TO_TRIGGER_MAX = 100     # a named bound on the posted trigger
 # Part IV caps a tournament's entry fee (002:L3483-3485): the jackpot fee is
 # part of what an entrant pays for a sit'n'go of poker played between players.
 FEE_GAME, FEE_UNIT = "poker_pvp_tournament", "entry_fee"
+# A slot sit'n'go's jackpot fee is part of its entry (002:L3487 online).
+SLOT_FEE_GAME = "slot_tournament"
+POKER, SLOT = "poker", "slot"
+KINDS = (POKER, SLOT)
+# The machines' slot tournaments, read from their stream (casino/machines/events.py).
+SLOT_TOURNAMENT_ENTERED = "machines.slot_tournament_entered"
+SLOT_TOURNAMENT_FINISHED = "machines.slot_tournament_finished"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +80,7 @@ class SeriesResult:
     fee_minor: int
     position: int
     replayed: bool = False
+    kind: str = POKER
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +105,14 @@ def _call(actor: str, key: str | None, at: dt.datetime | None) -> Call:
 
 
 def post_series(*, venue: str, wins_to_trigger: int, fee_minor: int, actor: str,
-                idempotency_key: str | None = None, at: dt.datetime | None = None
-                ) -> SeriesResult:
-    """Post a sit'n'go jackpot: its trigger (consecutive wins) and its fee (002:L3299)."""
-    return run(POST_SERIES, {"venue": venue, "wins_to_trigger": wins_to_trigger,
-                             "fee_minor": fee_minor}, _call(actor, idempotency_key, at))
+                kind: str = POKER, idempotency_key: str | None = None,
+                at: dt.datetime | None = None) -> SeriesResult:
+    """Post a sit'n'go jackpot: its trigger (consecutive wins) and its fee (002:L3299),
+    for poker sit'n'gos or (kind `slot`, online) slot sit'n'gos (002:L3329)."""
+    arguments = {"venue": venue, "wins_to_trigger": wins_to_trigger, "fee_minor": fee_minor}
+    if kind != POKER:
+        arguments["kind"] = kind
+    return run(POST_SERIES, arguments, _call(actor, idempotency_key, at))
 
 
 @dataclass(frozen=True)
@@ -100,6 +122,7 @@ class SeriesContext:
     wins_to_trigger: int
     fee_minor: int
     at: dt.datetime
+    kind: str = POKER
 
 
 class PostSeries(BaseCommand[SeriesContext, SeriesResult]):
@@ -115,9 +138,16 @@ class PostSeries(BaseCommand[SeriesContext, SeriesResult]):
         if type(fee) is not int or fee <= 0:
             raise SitngoError(Code.INVALID_REQUEST, "the jackpot fee must be a positive"
                               " amount", field="fee")
-        return SeriesContext(series_id=f"sng-{uuid.uuid4().hex[:12]}",
-                             place=rules.venue(arguments["venue"]), wins_to_trigger=wins,
-                             fee_minor=fee, at=call.moment())
+        kind = arguments.get("kind", POKER)
+        if kind not in KINDS:
+            raise SitngoError(Code.INVALID_REQUEST, f"kind is one of {', '.join(KINDS)}",
+                              field="kind")
+        place, at = rules.venue(arguments["venue"]), call.moment()
+        if kind == SLOT and _venue_type(place, at) != VenueType.ONLINE:
+            raise SitngoError(Code.INVALID_REQUEST, "a slot sit'n'go jackpot is an online"
+                              " game's (002:L3327-3329)", field="kind", cite="002:L3329")
+        return SeriesContext(series_id=f"sng-{uuid.uuid4().hex[:12]}", place=place,
+                             wins_to_trigger=wins, fee_minor=fee, at=at, kind=kind)
 
     def decide(self, context: SeriesContext) -> Decision:
         place = context.place
@@ -125,8 +155,9 @@ class PostSeries(BaseCommand[SeriesContext, SeriesResult]):
                          payload={"series_id": context.series_id, "venue": place.code,
                                   "currency": place.currency,
                                   "wins_to_trigger": context.wins_to_trigger,
-                                  "fee_minor": context.fee_minor,
-                                  "cite": "002:L3299", "decision": "sitngo.posted"},
+                                  "fee_minor": context.fee_minor, "kind": context.kind,
+                                  "cite": "002:L3329" if context.kind == SLOT
+                                  else "002:L3299", "decision": "sitngo.posted"},
                          schema_version=SCHEMA_VERSION, occurred_at=context.at,
                          gaming_day=venue_day(place, context.at))
         pool = dict(code=pool_account(place.code, context.series_id),
@@ -139,7 +170,34 @@ class PostSeries(BaseCommand[SeriesContext, SeriesResult]):
         return SeriesResult(series_id=p["series_id"], venue=p["venue"],
                             currency=p["currency"], wins_to_trigger=p["wins_to_trigger"],
                             fee_minor=p["fee_minor"], position=events[0].position,
-                            replayed=replayed)
+                            replayed=replayed, kind=p.get("kind", POKER))
+
+
+def _venue_type(place: Venue, at: dt.datetime) -> str:
+    rulebook = rules.rulebook_in_force(place.rulebook_id, venue_day(place, at))
+    return place.venue_type or rulebook.venue_type
+
+
+def _slot_tournament(series: SitngoSeries, tournament_id: str
+                     ) -> tuple[tuple[str, ...], str | None]:
+    """A finished slot tournament's entrants and winner, from its stream (002:L3329).
+
+    Raises SitngoError unknown_tournament (none at the series' venue) or
+    not_eligible (not finished, or no one ranked).
+    """
+    events = stream_events(f"machines/tournament/{tournament_id}")
+    if not events or events[0].payload.get("venue") != series.venue:
+        raise SitngoError(Code.UNKNOWN_TOURNAMENT, f"no slot tournament {tournament_id!r} at"
+                          f" {series.venue}", tournament_id=tournament_id)
+    entrants = tuple(dict.fromkeys(e.payload["player_id"] for e in events
+                                   if e.type == SLOT_TOURNAMENT_ENTERED))
+    finished = [e for e in events if e.type == SLOT_TOURNAMENT_FINISHED]
+    ranking = finished[-1].payload.get("ranking") if finished else None
+    if not ranking or ranking[0] not in entrants:
+        raise SitngoError(Code.NOT_ELIGIBLE, f"{tournament_id} is not a finished slot"
+                          f" sit'n'go at {series.venue} with a winner (002:L3329)",
+                          tournament_id=tournament_id, cite="002:L3329")
+    return entrants, ranking[0]
 
 
 # ---------------------------------------------------------------------------
@@ -188,6 +246,25 @@ class RecordContext:
         return self.series.pool_minor + self.fees_minor if self.triggered else 0
 
 
+def _poker_tournament(series: SitngoSeries, tournament_id: str
+                      ) -> tuple[tuple[str, ...], str]:
+    """A finished poker sit'n'go's entrants and winner (the tournaments app's rows)."""
+    tournament = Tournament.objects.filter(id=tournament_id).first()
+    if tournament is None:
+        raise SitngoError(Code.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}",
+                          tournament_id=tournament_id)
+    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("key")
+                    .values_list("player_id", "place"))
+    winners = [p for p, place in entrants if place == 1]
+    if (tournament.format != SIT_AND_GO or tournament.venue != series.venue
+            or tournament.state != "finished" or len(winners) != 1):
+        raise SitngoError(Code.NOT_ELIGIBLE, f"{tournament_id} is not a finished sit'n'go"
+                          f" at {series.venue} with one winner (002:L3299)",
+                          tournament_id=tournament_id, format=tournament.format,
+                          state=tournament.state, cite="002:L3299")
+    return tuple(p for p, _ in entrants), winners[0]
+
+
 class RecordTournament(BaseCommand[RecordContext, RecordResult]):
     name = "sitngo.record_tournament"
     source = SOURCE
@@ -204,20 +281,12 @@ class RecordTournament(BaseCommand[RecordContext, RecordResult]):
         if SitngoTournament.objects.filter(key=f"{series_id}/{tournament_id}").exists():
             raise SitngoError(Code.ALREADY_RECORDED, f"{tournament_id} is counted already",
                               tournament_id=tournament_id)
-        tournament = Tournament.objects.filter(id=tournament_id).first()
-        if tournament is None:
-            raise SitngoError(Code.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}",
-                              tournament_id=tournament_id)
-        entrants = list(Entrant.objects.filter(tournament=tournament).order_by("key")
-                        .values_list("player_id", "place"))
-        winners = [p for p, place in entrants if place == 1]
-        if (tournament.format != SIT_AND_GO or tournament.venue != series.venue
-                or tournament.state != "finished" or len(winners) != 1):
-            raise SitngoError(Code.NOT_ELIGIBLE, f"{tournament_id} is not a finished sit'n'go"
-                              f" at {series.venue} with one winner (002:L3299)",
-                              tournament_id=tournament_id, format=tournament.format,
-                              state=tournament.state, cite="002:L3299")
-        players = tuple(p for p, _ in entrants)
+        if series.kind == SLOT:
+            players, winner = _slot_tournament(series, tournament_id)
+            fee_game, category = SLOT_FEE_GAME, None
+        else:
+            players, winner = _poker_tournament(series, tournament_id)
+            fee_game, category = FEE_GAME, "pvp"
         at = call.moment()
         place = rules.venue(series.venue)
         streaks = dict(SitngoStreak.objects.filter(series=series, player_id__in=players)
@@ -225,13 +294,13 @@ class RecordTournament(BaseCommand[RecordContext, RecordResult]):
         attempts = []
         for player_id in players:
             attempt = Attempt(kind="stake", venue=series.venue, amount_minor=series.fee_minor,
-                              currency=series.currency, player_id=player_id, game=FEE_GAME,
-                              bet_unit=FEE_UNIT, category="pvp", at=at)
+                              currency=series.currency, player_id=player_id, game=fee_game,
+                              bet_unit=FEE_UNIT, category=category, at=at)
             context = load_context(attempt)
             attempts.append((attempt, context, run_checks(context)))
         context = RecordContext(series=series, version=version, place=place,
                                 tournament_id=tournament_id, entrants=players,
-                                winner_id=winners[0], streaks=streaks,
+                                winner_id=winner, streaks=streaks,
                                 attempts=tuple(attempts), credits={}, player_versions={},
                                 at=at)
         if context.triggered and all(v.allowed for _, _, v in attempts):
@@ -265,7 +334,8 @@ class RecordTournament(BaseCommand[RecordContext, RecordResult]):
             "winner_id": context.winner_id, "winner_streak": winner_streak,
             "wins_to_trigger": series.wins_to_trigger, "fee_minor": series.fee_minor,
             "fees_minor": context.fees_minor, "jackpot_minor": context.jackpot_minor,
-            "streaks_after": streaks_after, "cite": "002:L3299",
+            "streaks_after": streaks_after,
+            "cite": "002:L3329" if series.kind == SLOT else "002:L3299",
             "verdicts": {a.player_id: verdict_record(v) for a, _, v in context.attempts},
         }
         accounts = []

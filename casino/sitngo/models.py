@@ -13,6 +13,9 @@ class SitngoSeries(models.Model):
     currency = models.CharField(max_length=3)
     wins_to_trigger = models.IntegerField()
     fee_minor = models.BigIntegerField()
+    # poker: the tournaments app's sit'n'gos (002:L3299); slot: the machines'
+    # slot tournaments played as sit'n'gos, online (002:L3329).
+    kind = models.CharField(max_length=8, default="poker")
     pool_minor = models.BigIntegerField(default=0)
     paid_minor = models.BigIntegerField(default=0)
     tournaments = models.IntegerField(default=0)

@@ -28,7 +28,7 @@ class SitngoProjection:
                 SitngoSeries.objects.create(
                     id=p["series_id"], venue=p["venue"], currency=p["currency"],
                     wins_to_trigger=p["wins_to_trigger"], fee_minor=p["fee_minor"],
-                    last_position=event.position)
+                    kind=p.get("kind", "poker"), last_position=event.position)
             elif event.type == TOURNAMENT_RECORDED:
                 series_id = p["series_id"]
                 SitngoSeries.objects.filter(id=series_id).update(

@@ -12,6 +12,10 @@ class SeriesPostSerializer(StrictSerializer):
     wins_to_trigger = serializers.IntegerField(
         help_text="Consecutive sit'n'go jackpot tournaments a player must win (posted).")
     fee = MoneyField(help_text="The jackpot fee each entrant pays (posted).")
+    kind = serializers.ChoiceField(choices=["poker", "slot"], required=False, default="poker",
+                                   help_text="poker: the poker sit'n'gos (002:L3299); slot:"
+                                   " slot tournaments played as sit'n'gos, online"
+                                   " (002:L3329).")
 
 
 class SeriesSerializer(StrictSerializer):
@@ -20,6 +24,7 @@ class SeriesSerializer(StrictSerializer):
     currency = serializers.CharField()
     wins_to_trigger = serializers.IntegerField()
     fee_minor = serializers.IntegerField()
+    kind = serializers.CharField(required=False)
     pool_minor = serializers.IntegerField(required=False)
     paid_minor = serializers.IntegerField(required=False)
     tournaments = serializers.IntegerField(required=False)

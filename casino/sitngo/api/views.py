@@ -42,7 +42,7 @@ class SeriesView(KeyedWriteView):
         key, data = self._body(request, SeriesPostSerializer)
         result = commands.post_series(venue=data["venue"],
                                       wins_to_trigger=data["wins_to_trigger"],
-                                      fee_minor=data["fee"],
+                                      fee_minor=data["fee"], kind=data["kind"],
                                       actor=request.user.get_username(), idempotency_key=key)
         return self._created(SeriesSerializer(result).data, result.replayed)
 
@@ -61,7 +61,7 @@ class SeriesDetailsView(KeyedWriteView):
         return Response(SeriesSerializer({
             "series_id": series.id, "venue": series.venue, "currency": series.currency,
             "wins_to_trigger": series.wins_to_trigger, "fee_minor": series.fee_minor,
-            "pool_minor": series.pool_minor, "paid_minor": series.paid_minor,
+            "kind": series.kind, "pool_minor": series.pool_minor, "paid_minor": series.paid_minor,
             "tournaments": series.tournaments,
             "streaks": {s.player_id: s.wins for s in series.streaks.filter(wins__gt=0)},
         }).data)
