@@ -35,6 +35,9 @@ GL codes (a small chart in the usual ranges: 1xxx assets, 2xxx liabilities,
     house/<venue>/tournament_fees             4200  tournament fees
     house/<venue>/jackpot_funding             5100  jackpot base top-ups
     house/<venue>/tournament_prizes           5200  tournament prize overlays
+    machine/*/cash                            1050  cash in machines' cash boxes
+    machine/*/credit                          2230  players' credit on machines
+    voucher/<venue>/*                         2240  machine vouchers outstanding
     machine/*/coin_in                         4300  machine coin in (stakes)
     machine/*/coin_out                        5300  machine coin out (wins)
     machine/*/jackpot_contributions           5310  machine jackpot contributions
@@ -149,6 +152,12 @@ CHART: tuple[ChartRow, ...] = (
     # Gaming machines (casino/machines/events.py): their meters as flows of
     # the day, so the close shows each venue's coin in and out beside the
     # machines' own meters (casino/machines/meters.py).
+    _row("machine/*/cash", "machine_cash", BALANCE, "1050", "Machine cash boxes",
+         "Cash in machines' cash boxes"),
+    _row("machine/*/credit", "machine_credit", BALANCE, "2230", "Credit on machines",
+         "Players' credit on machines"),
+    _row("voucher/<venue>/*", "vouchers", BALANCE, "2240", "Vouchers outstanding",
+         "Machine vouchers outstanding"),
     _row("machine/*/coin_in", "machine_coin_in", FLOW, "4300", "Machine coin in",
          "Machine coin in"),
     _row("machine/*/coin_out", "machine_coin_out", FLOW, "5300", "Machine coin out",
@@ -166,12 +175,12 @@ TIME_CHARGES_LINE = "time_charges"
 
 # Account-code prefixes whose second segment is a venue, and the entity
 # kinds whose second segment is an id the log maps to a venue.
-VENUE_SEGMENT_ROOTS = frozenset({"cage", "bank", "house", "jackpot"})
+VENUE_SEGMENT_ROOTS = frozenset({"cage", "bank", "house", "jackpot", "voucher"})
 ENTITY_ACCOUNT_ROOTS = {"table": "poker_table", "games": "game_table",
-                        "tournament": "tournament"}
+                        "tournament": "tournament", "machine": "machine"}
 ENTITY_STREAM_ROOTS = {"table": "poker_table", "hand": "poker_table",
                        "gametable": "game_table", "round": "game_table",
-                       "tournament": "tournament"}
+                       "tournament": "tournament", "machine": "machine"}
 
 
 def split(code: str) -> tuple[str, ...]:

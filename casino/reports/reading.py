@@ -102,23 +102,26 @@ def day_range_positions(first: dt.date, last: dt.date, head: Head) -> tuple[int,
 
 
 def entity_venues(head: Head) -> dict[str, dict[str, str]]:
-    """Map poker tables, house-game tables and tournaments to their venues.
+    """Map poker tables, house-game tables, tournaments and machines to their venues.
 
     Read from the log (the events that opened them), not from the apps'
     projections, so a report at an old head sees what the log said then.
     """
     kinds = {"poker.table_opened": ("poker_table", "table_id"),
              "games.table_opened": ("game_table", "table_id"),
-             "tournaments.tournament_announced": ("tournament", "tournament_id")}
+             "tournaments.tournament_announced": ("tournament", "tournament_id"),
+             "machines.machine_registered": ("machine", "machine_id")}
     entities: dict[str, dict[str, str]] = {kind: {} for kind, _ in kinds.values()}
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT type, payload->>'table_id', payload->>'tournament_id', payload->>'venue'"
+            "SELECT type, payload->>'table_id', payload->>'tournament_id',"
+            " payload->>'machine_id', payload->>'venue'"
             " FROM ledger_event WHERE type = ANY(%s) AND position <= %s",
             [list(kinds), head.position])
-        for event_type, table_id, tournament_id, venue in cursor.fetchall():
+        for event_type, table_id, tournament_id, machine_id, venue in cursor.fetchall():
             kind, field = kinds[event_type]
-            entity = table_id if field == "table_id" else tournament_id
+            entity = {"table_id": table_id, "tournament_id": tournament_id,
+                      "machine_id": machine_id}[field]
             if entity and venue:
                 entities[kind][entity] = venue
     return entities

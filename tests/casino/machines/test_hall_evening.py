@@ -200,6 +200,16 @@ def test_hall_evening(venues):
     assert sum(MachineDay.objects.filter(day=DAY, machine__venue=HALL).values_list(
         "coin_in_minor", flat=True)) == total_in
     assert close["reconciled"], close["differences"]
+    # Every machine account has its own balance line (none lands in "other"):
+    # the credit players hold on the machines, the cash in their boxes, and
+    # the vouchers outstanding (all five redeemed by the end of the evening).
+    assert "other" not in lines
+    # (Close lines are debit-positive: a liability's balance closes negative.)
+    assert lines["machine_credit"]["closing_minor"] == -sum(
+        balance(credit_account(machine_id)) for machine_id in expected)
+    assert lines["machine_cash"]["closing_minor"] == CASH_IN * len(expected)
+    assert lines["vouchers"]["closing_minor"] == 0
+    assert lines["vouchers"]["credit_minor"] == sum(out["amount_minor"] for out in vouchers)
 
 
 def test_the_other_venues_caps_over_http(venues):
