@@ -135,6 +135,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "casino.middleware.WriteRequestMiddleware",
+    # The feed, reports' lists and admin changelists read from the replica when
+    # one is configured and fresh (casino/replicas); last with a process_view.
+    "casino.replicas.middleware.ReplicaReadMiddleware",
     # Answers a sign-in refused by the lockout (django-axes); last, as its docs ask.
     "axes.middleware.AxesMiddleware",
 ]
@@ -395,3 +398,26 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # the seeds): 4 MiB, four times a machine controller's batch of 1,000 rounds.
 CASINO_BODY_BYTES_MAX = int(os.environ.get("CASINO_BODY_BYTES_MAX", 4 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = CASINO_BODY_BYTES_MAX
+
+# Read replicas (issue 19 point 6, casino/replicas). DATABASE_REPLICA_URL names
+# a streaming hot standby of the primary (its database name is always the
+# primary's); the event feed, the reports' lists and the admin's changelists
+# then read from it while its replay lag is within CASINO_REPLICA_LAG_MAX_S,
+# and from the primary otherwise. Unset: no replica, nothing changes.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    from casino.replicas.config import replica_database  # noqa: E402
+
+    DATABASES["replica"] = replica_database(os.environ["DATABASE_REPLICA_URL"],
+                                            DATABASES["default"])
+DATABASE_ROUTERS = ["casino.replicas.router.ReplicaRouter"]
+# Decision (not in the seeds): 5 s. What reads from the replica is reports,
+# lists and the feed, none of which a cage acts on: a report 5 s old is the
+# same report asked for 5 s earlier, and a feed consumer's cursor never
+# skips (positions are gap-free on the replica too, it only sees them
+# later). Streaming on one network replays within milliseconds, so 5 s
+# trips only on a standby that is really behind (replay paused, catching up
+# after a restart, saturated disk), which is when the primary should answer.
+CASINO_REPLICA_LAG_MAX_S = float(os.environ.get("CASINO_REPLICA_LAG_MAX_S", 5))
+# Decision: the lag is measured at most once a second per process (one tiny
+# query on the replica), so the bound can be overshot by up to 1 s.
+CASINO_REPLICA_LAG_CACHE_S = float(os.environ.get("CASINO_REPLICA_LAG_CACHE_S", 1))

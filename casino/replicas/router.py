@@ -1,0 +1,167 @@
+"""Reads from a streaming replica when it is fresh enough, else from the primary.
+
+A `replica` database alias (settings: DATABASE_REPLICA_URL) names a hot
+standby of the primary. Reports, exports' lists, admin changelists and the
+event feed run their reads inside `reading_from_replica()`; everything else
+(every write, everything the command runner and the compliance pipeline
+read, authentication) keeps to the primary, untouched.
+
+The choice is made once per scope, when it opens (`read_alias`):
+
+- no replica configured: the primary (the default set-up changes nothing);
+- already inside a transaction on the primary (the write path, a test's
+  transaction): the primary, which alone has its uncommitted rows;
+- the replica's replay lag above settings.CASINO_REPLICA_LAG_MAX_S, or the
+  replica unreachable or no longer in recovery: the primary;
+- otherwise the replica.
+
+The lag is measured on the replica: zero when it has replayed all the WAL
+it received, else the time since the last transaction it replayed
+committed on the primary (`now() - pg_last_xact_replay_timestamp()`). It
+is cached per process for CASINO_REPLICA_LAG_CACHE_S, so a busy feed costs
+one lag query a second, not one per request.
+
+Inside a replica scope the thread's `default` connection *is* the replica's
+(swapped back when the scope ends): the ledger's reads use the `default`
+connection directly, in SQL, not through a router, and must see the same
+snapshot as the ORM's. A write attempted inside the scope reaches the
+standby and is refused there ("cannot execute ... in a read-only
+transaction"): the scope fails closed rather than writing anywhere. The
+router (settings.DATABASE_ROUTERS) sends the ORM's reads to the alias
+chosen, keeps migrations off the replica, and saves a row read from the
+replica on `default`; outside a scope it has no opinion.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+
+REPLICA = "replica"
+
+# The alias the current scope reads from; None outside every scope.
+_reading: ContextVar[str | None] = ContextVar("casino_replica_reading", default=None)
+# alias -> (time.monotonic() when measured, lag in seconds or None if unusable)
+_lag_cache: dict[str, tuple[float, float | None]] = {}
+
+LAG_SQL = (
+    "SELECT pg_is_in_recovery(),"
+    " CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn()"
+    " THEN 0.0"
+    " ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()),"
+    " 'Infinity')::float8 END"
+)
+
+
+def replica_configured(alias: str = REPLICA) -> bool:
+    """Return whether a replica alias is configured."""
+    return alias in connections.settings
+
+
+def measure_lag_seconds(alias: str = REPLICA) -> float | None:
+    """Measure the replica's replay lag in seconds, now; None when it is unusable.
+
+    Unusable: unreachable, or not in recovery (promoted, or pointed at a
+    primary by mistake): its data may have left the primary's history.
+    """
+    connection = connections[alias]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(LAG_SQL)
+            in_recovery, lag = cursor.fetchone()
+    except DatabaseError:
+        connection.close()      # a fresh connection next time
+        return None
+    if not in_recovery:
+        return None
+    return max(0.0, float(lag))
+
+
+def lag_seconds(alias: str = REPLICA) -> float | None:
+    """Return the replica's lag, measured at most CASINO_REPLICA_LAG_CACHE_S ago."""
+    now = time.monotonic()
+    cached = _lag_cache.get(alias)
+    if cached is not None and now - cached[0] < settings.CASINO_REPLICA_LAG_CACHE_S:
+        return cached[1]
+    lag = measure_lag_seconds(alias)
+    _lag_cache[alias] = (time.monotonic(), lag)
+    return lag
+
+
+def forget_lag() -> None:
+    """Drop the cached lag measurements (tests; after a failover)."""
+    _lag_cache.clear()
+
+
+def read_alias() -> str:
+    """Return the alias a report, export, admin list or the feed reads from now."""
+    if not replica_configured():
+        return DEFAULT_DB_ALIAS
+    if connections[DEFAULT_DB_ALIAS].in_atomic_block:
+        return DEFAULT_DB_ALIAS
+    lag = lag_seconds()
+    if lag is None or lag > settings.CASINO_REPLICA_LAG_MAX_S:
+        return DEFAULT_DB_ALIAS
+    return REPLICA
+
+
+def current_alias() -> str | None:
+    """Return the alias of the enclosing replica scope, None outside one."""
+    return _reading.get()
+
+
+@contextmanager
+def reading_from_replica() -> Iterator[str]:
+    """Read from the replica inside this block when its lag is within the bound.
+
+    Yields the alias chosen (`replica` or `default`). A nested scope keeps
+    the outer one's choice. Only for code that reads: a write inside a
+    replica scope is refused by the standby.
+    """
+    outer = _reading.get()
+    if outer is not None:
+        yield outer
+        return
+    alias = read_alias()
+    token = _reading.set(alias)
+    if alias == DEFAULT_DB_ALIAS:
+        try:
+            yield alias
+        finally:
+            _reading.reset(token)
+        return
+    primary = connections[DEFAULT_DB_ALIAS]
+    connections[DEFAULT_DB_ALIAS] = connections[REPLICA]
+    try:
+        yield alias
+    finally:
+        connections[DEFAULT_DB_ALIAS] = primary
+        _reading.reset(token)
+
+
+class ReplicaRouter:
+    """Database router: the ORM reads from the scope's alias; writes and migrations on `default`."""
+
+    def db_for_read(self, model, **hints) -> str | None:
+        return _reading.get()
+
+    def db_for_write(self, model, **hints) -> str | None:
+        # A row read from the replica is saved, if ever, on the primary;
+        # anything else is left to the next router or Django's default.
+        instance = hints.get("instance")
+        if instance is not None and getattr(instance._state, "db", None) == REPLICA:
+            return DEFAULT_DB_ALIAS
+        return None
+
+    def allow_relation(self, first, second, **hints) -> bool | None:
+        # Both aliases hold the same data: a row read from the replica may
+        # be related to one read from the primary.
+        return True
+
+    def allow_migrate(self, db: str, app_label: str, model_name=None, **hints) -> bool | None:
+        return False if db == REPLICA else None

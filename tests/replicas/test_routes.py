@@ -1,0 +1,117 @@
+"""The read-only routes read from the replica, through HTTP (issue 19 point 6).
+
+The feed (`GET /api/v1/events`) and the admin's event list, served while
+the standby's replay is paused one event behind the primary: within the
+lag bound they answer the replica's data (the newest event absent), beyond
+it the primary's. A write through the API meanwhile lands on the primary.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import resolve, reverse
+
+from casino.replicas.middleware import API_ROUTES, serves_from_replica
+from casino.replicas.router import forget_lag
+from casino.roles import Role
+from ledger.models import Event
+from tests.casino.api.conftest import client_for
+
+from .conftest import REPLICA_DB, lag_beyond, witness
+
+LAG_MAX_S_GENEROUS = 3600.0
+LAG_MAX_S_SMALL = 0.2
+
+
+def _feed(client) -> dict:
+    answer = client.get("/api/v1/events", {"after": 0, "limit": 100})
+    assert answer.status_code == 200, answer.content
+    return answer.json()
+
+
+@REPLICA_DB
+def test_the_feed_is_served_from_the_replica_within_the_bound(replica, settings):
+    """GET events answers the replica's events and head; beyond the bound, the primary's."""
+    settings.LEDGER_FEED_FILTER = None
+    auditor = client_for(Role.AUDITOR)
+    replica_head, primary_head = witness(replica)
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_GENEROUS
+    forget_lag()
+    body = _feed(auditor)
+    assert body["head_position"] == replica_head
+    assert [event["position"] for event in body["events"]] == list(range(1, replica_head + 1))
+
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_SMALL
+    lag_beyond(LAG_MAX_S_SMALL)
+    forget_lag()
+    body = _feed(auditor)
+    assert body["head_position"] == primary_head
+    assert [event["position"] for event in body["events"]] == list(range(1, primary_head + 1))
+
+
+@REPLICA_DB
+def test_a_new_client_key_is_accepted_while_the_feed_reads_the_replica(replica, settings):
+    """Authentication reads (and writes last use to) the primary, before the replica scope.
+
+    The key below was created after replay paused: the standby has never
+    seen it, yet the feed served from the standby accepts it.
+    """
+    settings.LEDGER_FEED_FILTER = None
+    replica_head, _ = witness(replica)
+    auditor = client_for(Role.AUDITOR)          # written on the primary only
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_GENEROUS
+    forget_lag()
+    body = _feed(auditor)
+    assert body["head_position"] == replica_head
+
+
+@REPLICA_DB
+def test_the_admin_event_list_is_served_from_the_replica_within_the_bound(
+        replica, settings, client):
+    """The admin's changelist counts the replica's events; beyond the bound, the primary's."""
+    replica_head, primary_head = witness(replica)
+    User.objects.create_superuser("officer", "officer@example.com", "pw-officer-replica")
+    client.login(username="officer", password="pw-officer-replica")
+    url = reverse("admin:ledger_event_changelist")
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_GENEROUS
+    forget_lag()
+    answer = client.get(url)
+    assert answer.status_code == 200
+    assert answer.context_data["cl"].result_count == replica_head
+
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_SMALL
+    lag_beyond(LAG_MAX_S_SMALL)
+    forget_lag()
+    answer = client.get(url)
+    assert answer.status_code == 200
+    assert answer.context_data["cl"].result_count == primary_head
+    assert Event.objects.count() == primary_head
+
+
+@pytest.mark.parametrize("name", sorted(API_ROUTES))
+def test_every_listed_route_exists_and_is_an_api_view(name):
+    """A renamed route would silently fall back to the primary: each listed name resolves."""
+    kwargs = {"venue": "casino-helsinki", "day": "2026-06-16"} if name == "reports-close" else {}
+    match = resolve(reverse(name, kwargs=kwargs))
+    assert match.url_name == name
+    assert hasattr(match.func, "cls")
+
+
+@pytest.mark.parametrize(("method", "path", "expected"), [
+    ("GET", "/api/v1/events", "api"),
+    ("HEAD", "/api/v1/events", "api"),
+    ("GET", "/api/v1/reports/closes", "api"),
+    ("GET", "/api/v1/reports/closes/casino-helsinki/2026-06-16", "api"),
+    ("POST", "/api/v1/reports/closes/casino-helsinki/2026-06-16", None),
+    ("GET", "/api/v1/reports/journal", None),
+    ("GET", "/api/v1/accounts/cage/cash", None),
+    ("GET", "/admin/ledger/event/", "admin"),
+    ("GET", "/admin/auth/user/", None),
+    ("POST", "/admin/ledger/event/", None),
+], ids=lambda value: str(value))
+def test_which_requests_read_from_the_replica(rf, method, path, expected):
+    """Reads of the listed routes only; writes, the journal export, balances and users never."""
+    request = rf.generic(method, path)
+    request.resolver_match = resolve(path)
+    assert serves_from_replica(request, request.resolver_match.func) == expected
