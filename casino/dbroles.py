@@ -91,10 +91,16 @@ def create_runtime_role(cursor, runtime: str, password: str | None = None, *,
 
 
 def grant(cursor, runtime: str, owner: str) -> None:
+    """Run the grants; also let `runtime` make temporary tables in this database
+    (verify_ledger rebuilds the projections into them, ledger/verify.py)."""
     cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
     existing = {row[0] for row in cursor.fetchall()}
     for statement in grant_statements(runtime, owner, existing):
         cursor.execute(statement)
+    cursor.execute("SELECT current_database()")
+    database = cursor.fetchone()[0]
+    cursor.execute(f'GRANT CONNECT, TEMPORARY ON DATABASE "{database.replace(chr(34), "")}"'
+                   f" TO {_ident(runtime)}")
 
 
 def main(argv: list[str] | None = None) -> None:

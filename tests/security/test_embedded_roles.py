@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import connection
 
 from casino import embedded
+from tests.security.test_db_roles import runtime  # noqa: F401 - the fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -181,3 +182,22 @@ def test_the_dev_server_and_the_demo_connect_as_the_least_privileged_role(own_da
     }
     for process in (["manage.py", "runserver", "127.0.0.1:8000"], ["manage.py", "demo"]):
         assert embedded.connection_role(process, modules={}, environ={}) == "runtime"
+
+
+def test_the_runtime_role_verifies_with_temporary_tables_only(runtime):
+    """verify_ledger rebuilds the projections into temporary tables, so the
+    runtime role (no CREATE on the database or its schema; TEMPORARY from
+    casino.dbroles.grant) verifies the chain, the balances and every
+    projection."""
+    from ledger.verify import verify_ledger
+    from tests.ledger.factories import transfer
+
+    transfer("player/alice", "cage/cash", 1_00)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_user, has_database_privilege(current_database(),"
+                       " 'CREATE'), has_schema_privilege('public', 'CREATE'),"
+                       " has_database_privilege(current_database(), 'TEMPORARY')")
+        assert cursor.fetchone() == (runtime, False, False, True)
+    result = verify_ledger()
+    assert result.ok, str(result)
+    assert result.events == 5
