@@ -18,7 +18,8 @@ from casino.roles import Role
 from ledger.models import Event
 from tests.casino.api.conftest import client_for
 
-from .conftest import REPLICA_DB, lag_beyond, witness
+from .conftest import (REPLICA_DB, lag_beyond, pause_replay, wait_received, wait_replayed,
+                       witness)
 
 LAG_MAX_S_GENEROUS = 3600.0
 LAG_MAX_S_SMALL = 0.2
@@ -115,3 +116,59 @@ def test_which_requests_read_from_the_replica(rf, method, path, expected):
     request = rf.generic(method, path)
     request.resolver_match = resolve(path)
     assert serves_from_replica(request, request.resolver_match.func) == expected
+
+
+def _reports(client, paths) -> dict:
+    answers = {}
+    for path in paths:
+        answer = client.get(path)
+        assert answer.status_code == 200, (path, answer.content)
+        answers[path] = answer.json()
+    return answers
+
+
+def _closed_days(client) -> list[str]:
+    body = client.get("/api/v1/reports/closes").json()
+    rows = body["results"] if isinstance(body, dict) else body    # a page, or a list
+    return sorted(row["gaming_day"] for row in rows)
+
+
+@REPLICA_DB
+def test_the_reports_lists_are_served_from_the_replica_unchanged(replica, settings):
+    """Closes, a computed close, exports and seals: the replica's rows, the primary's shape.
+
+    The day closed after replay paused is missing from the list the replica
+    serves; beyond the bound the primary's list has it; and a caught-up
+    replica answers exactly what the primary answers.
+    """
+    from casino.roles import ensure_role_groups
+    from casino.rules.commands import load_shipped_rulebooks, register_venue
+
+    load_shipped_rulebooks()
+    ensure_role_groups()
+    register_venue(code="casino-helsinki", name="Casino Helsinki", rulebook_id="ray-casino")
+    accountant = client_for(Role.ACCOUNTANT)
+    first = accountant.post("/api/v1/reports/closes/casino-helsinki/2026-06-15",
+                            headers={"Idempotency-Key": "close-1"})
+    assert first.status_code == 201, first.content
+    paths = ["/api/v1/reports/closes", "/api/v1/reports/closes/casino-helsinki/2026-06-16",
+             "/api/v1/reports/exports", "/api/v1/reports/seals"]
+    wait_replayed(replica)
+    settings.CASINO_REPLICA_LAG_MAX_S = -1.0
+    forget_lag()
+    from_primary = _reports(accountant, paths)
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_GENEROUS
+    forget_lag()
+    assert _reports(accountant, paths) == from_primary
+
+    pause_replay(replica)
+    second = accountant.post("/api/v1/reports/closes/casino-helsinki/2026-06-16",
+                             headers={"Idempotency-Key": "close-2"})
+    assert second.status_code == 201, second.content
+    wait_received(replica)
+    forget_lag()
+    assert _closed_days(accountant) == ["2026-06-15"]
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_SMALL
+    lag_beyond(LAG_MAX_S_SMALL)
+    forget_lag()
+    assert _closed_days(accountant) == ["2026-06-15", "2026-06-16"]
