@@ -26,7 +26,8 @@ Which role a process connects as (`connection_role`):
   the tamper tests play a superuser attacker; tests/security exercises the
   runtime role on its own (test_db_roles.py, test_embedded_roles.py).
 
-CASINO_DATABASE_ROLE (runtime, owner or superuser) overrides the choice.
+CASINO_DATABASE_ROLE (runtime, owner or superuser) overrides the choice;
+the test run sets it to superuser for the processes it starts.
 The provisioning runs at every start, as the superuser, and does nothing
 when nothing is missing (one catalogue query); it also re-applies the grants
 after a migration created tables, before any runtime connection of a later
@@ -98,7 +99,13 @@ def embedded_postgres_settings(data_dir: Path, name: str | None = None,
     (default: `connection_role()`) is who the entry connects as.
     """
     name = name or DATABASE_NAME
-    role = role or connection_role()
+    if role is None:
+        role = connection_role()
+        if role == "superuser" and not os.environ.get(ROLE_ENV):
+            # What the test run starts (manage.py, scripts, benchmarks, a
+            # beat) acts for it, on its test databases: as the superuser
+            # too, rather than provisioning a test database under it.
+            os.environ[ROLE_ENV] = role
     if role not in ROLES:
         raise ValueError(f"no such role: {role!r}")
 

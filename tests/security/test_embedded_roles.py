@@ -48,6 +48,11 @@ def test_each_process_connects_as_its_role(argv, expected):
 
 
 def test_the_test_run_is_the_superuser_and_the_environment_decides_first():
+    """The test run connects as the superuser, and so do the processes it starts
+    (the environment says so), so none of them provisions a test database."""
+    if settings.DATABASE_EMBEDDED:
+        assert connection.settings_dict["USER"] == embedded.SUPERUSER
+        assert os.environ.get("CASINO_DATABASE_ROLE") == "superuser"
     assert embedded.connection_role(["manage.py", "runserver"], modules={"pytest": None},
                                      environ={}) == "superuser"
     assert embedded.connection_role(["manage.py", "runserver"], modules={},
