@@ -8,7 +8,8 @@ L2041); player-banked Pai Gow over two rounds, the dealer playing the second
 banker with her stake of the first (002:L2623); Baccara with banco avec, then
 the bank continuing at bank plus winnings (002:L2817-2825); Chinese Poker in
 points (002:L1995). At poker-helsinki: an Open-Faced Chinese Poker hand in
-points (000:L2633-2692). At ray-online: a hedge bet beside a poker hand, a
+points (000:L2633-2692). At ray-online: a hedge bet beside a live poker hand
+(dealt at poker-helsinki, the bettor in it at the bet's seat), a
 banker card game and a dice game doubled by the cube (002:L3207-3237), and a
 sit'n'go jackpot posted at two consecutive wins that the same gambler takes
 in two heads-up sit'n'gos (002:L3299).
@@ -205,11 +206,39 @@ class Catalogue:
                     {"button": 3, "hands": OFC_HANDS}, at)
 
     def hedge(self, at):
+        """Two hedge bets on gambler 3's cards in a hand being dealt (002:L3207,
+        decision games.hedge_bet.hand); the hand then ends and both cash out."""
+        from casino.poker import commands as poker
+        from casino.poker.models import Hand
+
         table = self._table("hedge", ONLINE, "hedge_bet", {}, 1_00, 50_00, at)
-        self._round("hedge", table, [(3, "hole_pair", {"seat": 2}, 2_00),
-                                     (3, "flush_or_better", {"seat": 2}, 2_00)],
+        poker_table = poker.open_table(
+            venue=ROOM, variant="holdem", structure="no_limit", small_blind_minor=1_00,
+            big_blind_minor=2_00, seats_max=6, buy_in_minor_min=100_00,
+            buy_in_minor_max=400_00, rake="standard", actor=DEALER,
+            idempotency_key=self._key("hedge", "poker-table"), at=at).table_id
+        seated = ((2, 3), (3, 2))                  # (seat, gambler)
+        for seat, player in seated:
+            poker.buy_in(table_id=poker_table, seat=seat, player_id=self.players[player],
+                         amount_minor=100_00, paid_with="cash", actor=DEALER,
+                         idempotency_key=self._key("hedge", "buy-in", seat), at=at)
+        hand_id = poker.start_hand(table_id=poker_table, button=2, actor=DEALER,
+                                   idempotency_key=self._key("hedge", "hand"),
+                                   at=at).hand_id
+        spec = {"seat": 2, "hand_id": hand_id}
+        self._round("hedge", table, [(3, "hole_pair", spec, 2_00),
+                                     (3, "flush_or_better", spec, 2_00)],
                     {"seats": {"2": "8h 8d"}, "board": "2h 7h Jh Qs 3c",
-                     "hand_id": "demo"}, at)
+                     "hand_id": hand_id}, at)
+        later = at + dt.timedelta(minutes=1, seconds=30)
+        # Heads-up, the button (seat 2) posts the small blind and acts first.
+        assert Hand.objects.get(id=hand_id).to_act in (2, None), "heads-up: the button acts"
+        poker.act(hand_id=hand_id, seat=2, kind="fold", actor=DEALER,
+                  idempotency_key=self._key("hedge", "fold"), at=later)
+        for seat, player in seated:
+            poker.cash_out(table_id=poker_table, seat=seat, player_id=self.players[player],
+                           paid_to="cash", actor=DEALER,
+                           idempotency_key=self._key("hedge", "cash-out", seat), at=later)
 
     def banker(self, at):
         table = self._table("banker-cards", ONLINE, "banker_cards",

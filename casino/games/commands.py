@@ -441,6 +441,8 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         except BetInvalid as error:
             raise GamesError(Code.INVALID_BET, str(error), kind=kind,
                              spec=spec) from None
+        if getattr(GAMES[ctx.table.game], "hedges_poker", False):
+            _check_hedged_hand(ctx, bet_kind.spec, player_id)
         mine = [b for b in ctx.bets if b.player_id == player_id]
         paid_with = arguments.get("paid_with", "account")
         _check_paid_with(ctx, paid_with, mine)
@@ -518,6 +520,41 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
             # the append says so instead of a read before it.
             return _insufficient(gaming_account(context.player_id), 0, context.valid_minor)
         return None
+
+
+HEDGED_HAND_LIVE = ("started", "betting")
+
+
+def _check_hedged_hand(ctx: "RoundContext", spec: Mapping[str, Any], player_id: str) -> None:
+    """A hedge bet's poker hand: it exists, is live, and the bettor sits at the seat.
+
+    Decision games.hedge_bet.hand (002:L3207, "beside any poker game ... on
+    one's own cards"): the hand is one the poker app is dealing (started or
+    in its betting, not at the showdown, settled, disputed or voided), the
+    bet's seat is in it and held by the bettor, and a round's bets hedge one
+    hand. Raises GamesError invalid_bet (400, nothing written).
+    """
+    from casino.poker.models import Hand, Seat
+
+    hand_id, seat = spec["hand_id"], spec["seat"]
+    hand = Hand.objects.filter(id=hand_id).first()
+    if hand is None:
+        raise GamesError(Code.INVALID_BET, f"no poker hand {hand_id!r} to hedge",
+                         hand_id=hand_id, cite="002:L3207")
+    if hand.state not in HEDGED_HAND_LIVE:
+        raise GamesError(Code.INVALID_BET, f"poker hand {hand_id} is {hand.state}: a hedge"
+                         " bet is placed while the hand is live", hand_id=hand_id,
+                         state=hand.state, cite="002:L3207")
+    sitting = Seat.objects.filter(table_id=hand.table_id, number=seat).values_list(
+        "player_id", flat=True).first()
+    if str(seat) not in {str(s) for s in hand.stacks_minor} or sitting != player_id:
+        raise GamesError(Code.INVALID_BET, f"the player is not dealt in at seat {seat} of"
+                         f" hand {hand_id}: a hedge bet is on one's own cards",
+                         hand_id=hand_id, seat=seat, cite="002:L3207")
+    others = {b.spec.get("hand_id") for b in ctx.bets} - {hand_id}
+    if others:
+        raise GamesError(Code.INVALID_BET, f"this round hedges hand {others.pop()}; a round"
+                         " hedges one hand", hand_id=hand_id, cite="002:L3207")
 
 
 def _part_iv_game(game: str) -> str:

@@ -4,7 +4,11 @@
   player's own cards or the community cards, paid at the odds the game
   instructions announce (002:L3207; rows `games.hedge_bet.payouts`, posted,
   decision games.hedge_bet.posted). Checked by native_eval where a poker
-  hand is named (the best hand of the seat's cards and the board).
+  hand is named (the best hand of the seat's cards and the board). Each bet
+  names the poker hand it hedges (`spec.hand_id`) and the bettor's seat in
+  it; casino.games.commands checks the hand against the poker app when the
+  bet is placed (it exists, is live, and the bettor sits at that seat:
+  decision games.hedge_bet.hand). A round hedges one hand.
 - `banker_cards`: one player banks, the others play against them (002:L3215-
   3221): the stakes against the banker together at most the banker's stake
   (figure online.card_pvp_other.stakes_against_banker_max); a banker who
@@ -50,6 +54,7 @@ BANKER_FEE_BASIS = "online.rake.card_pvp_other.basis"
 DICE_FEE_BASIS = "online.rake.dice_pvp.basis"
 FEE_CAP_ALLOWED = "online.rake.cap_allowed"
 CUBE_LEVELS = 6          # 2 ... 64: a named maximum for the cube's doublings
+HAND_ID_CHARS_MAX = 80
 
 
 def _seat(spec: Mapping[str, Any], seats_max: int) -> int:
@@ -109,6 +114,7 @@ class HedgeBet:
     id = "hedge_bet"
     tables = (HEDGE,)
     part_iv_game = "card_vs_house"       # 002:L3461: card games against the house
+    hedges_poker = True                  # the commands check the hand (002:L3207)
 
     def configure(self, config, tables):
         if config:
@@ -121,7 +127,12 @@ class HedgeBet:
             raise BetInvalid(f"no hedge bet {kind!r}; one of"
                              f" {', '.join(r['id'] for r in tables[HEDGE])}")
         seat = _seat(spec, 10)
-        return BetKind(kind, {"seat": seat}, row["bet_unit"], f"{kind}:{seat}")
+        hand_id = spec.get("hand_id")
+        if not isinstance(hand_id, str) or not 1 <= len(hand_id) <= HAND_ID_CHARS_MAX:
+            raise BetInvalid("a hedge bet names the poker hand it hedges: spec.hand_id"
+                             " (002:L3207)")
+        return BetKind(kind, {"seat": seat, "hand_id": hand_id}, row["bet_unit"],
+                       f"{kind}:{seat}")
 
     def check_outcome(self, outcome, config, bets, tables) -> dict[str, Any]:
         board = parse_cards(outcome.get("board"), what="board")
@@ -137,8 +148,16 @@ class HedgeBet:
             raise OutcomeInvalid(f"no cards for seat(s) {', '.join(sorted(missing))}")
         distinct(board + [c for cards in seats.values() for c in cards], "one deck")
         facts = {"board": board, "seats": seats}
-        if outcome.get("hand_id") is not None:
-            facts["hand_id"] = str(outcome["hand_id"])[:80]
+        hands = {b.spec["hand_id"] for b in bets if "hand_id" in b.spec}
+        if len(hands) > 1:
+            raise OutcomeInvalid("a round hedges one poker hand")
+        if outcome.get("hand_id") is not None and hands and str(outcome["hand_id"]) not in hands:
+            raise OutcomeInvalid(f"the cards are of hand {outcome['hand_id']}; the bets hedge"
+                                 f" {next(iter(hands))}")
+        if hands:
+            facts["hand_id"] = next(iter(hands))
+        elif outcome.get("hand_id") is not None:
+            facts["hand_id"] = str(outcome["hand_id"])[:HAND_ID_CHARS_MAX]
         return facts
 
     def settle(self, bets, outcome, tables, config) -> list[Settled]:

@@ -36,6 +36,24 @@ def controller(venues):
     return client_for(Role.TABLE_CONTROLLER)
 
 
+def live_hand(player, seat=3):
+    """A hold'em hand being dealt at poker-helsinki, `player` at `seat` (bought in
+    for cash, so the gaming account is untouched) against another player."""
+    from casino.poker import commands as poker
+
+    table = poker.open_table(
+        venue="poker-helsinki", variant="holdem", structure="no_limit",
+        small_blind_minor=100, big_blind_minor=200, seats_max=9, buy_in_minor_min=10_000,
+        buy_in_minor_max=40_000, rake="standard", jackpot=False, actor="floor",
+        idempotency_key=key("poker-table")).table_id
+    rival = funded_player()
+    for number, who in ((seat, player), (seat + 1, rival)):
+        poker.buy_in(table_id=table, seat=number, player_id=who.id, amount_minor=10_000,
+                     paid_with="cash", actor="floor", idempotency_key=key("buy-in"))
+    return poker.start_hand(table_id=table, button=seat, actor="dealer",
+                            idempotency_key=key("hand")).hand_id
+
+
 # -- engines -----------------------------------------------------------------
 
 
@@ -121,12 +139,81 @@ def test_hedge_bets_pay_the_posted_odds_from_the_cards():
 def test_hedge_bet_round_over_http(controller):
     table = open_table(controller, "hedge_bet", venue=ONLINE, stake_max="100.00")
     player = funded_player()
+    hand_id = live_hand(player, seat=3)
     body = play(controller, table["table_id"],
-                [(player.id, "hole_pair", {"seat": 3}, "5.00")],
-                {"seats": {"3": "8h 8d"}, "board": "2c 7s Jh", "hand_id": "h-77"})
+                [(player.id, "hole_pair", {"seat": 3, "hand_id": hand_id}, "5.00")],
+                {"seats": {"3": "8h 8d"}, "board": "2c 7s Jh", "hand_id": hand_id})
     reconcile(body, venue=ONLINE, game="hedge_bet")
     assert body["returned_minor"] == 80_00
     assert balance(gaming_account(player.id)) == 1_000_00 + 75_00
+    outcome = Event.objects.get(type="games.outcome_recorded",
+                                payload__round_id=body["round_id"])
+    assert outcome.payload["outcome"]["hand_id"] == hand_id
+
+
+def _hedge(controller, round_id, player, spec, stake="1.00"):
+    return post(controller, f"{API}/rounds/{round_id}/bets",
+                {"player_id": player.id, "kind": "hole_pair", "spec": spec, "stake": stake},
+                key=key("b"))
+
+
+def test_a_hedge_bets_hand_is_checked_against_poker(controller):
+    """Decision games.hedge_bet.hand (002:L3207): the hand exists, is live, and the
+    bettor is dealt in at the bet's seat; a round hedges one hand. Each refusal is a
+    400 games.invalid_bet and writes nothing."""
+    from casino.poker import commands as poker
+    from casino.poker.models import Hand
+
+    table = open_table(controller, "hedge_bet", venue=ONLINE, stake_max="100.00")
+    player, other = funded_player(), funded_player()
+    hand_id = live_hand(player, seat=3)
+    round_id = post(controller, f"{API}/tables/{table['table_id']}/rounds", {},
+                    key=key("r")).json()["round_id"]
+    events = Event.objects.count()
+    refusals = [
+        _hedge(controller, round_id, player, {"seat": 3}),                    # no hand named
+        _hedge(controller, round_id, player, {"seat": 3, "hand_id": "no-such-hand"}),
+        _hedge(controller, round_id, player, {"seat": 4, "hand_id": hand_id}),  # the rival's
+        _hedge(controller, round_id, other, {"seat": 3, "hand_id": hand_id}),   # not at it
+    ]
+    for refused in refusals:
+        assert (refused.status_code, refused.json()["code"]) == (400, "games.invalid_bet")
+    assert refusals[1].json()["details"]["cite"] == "002:L3207"
+    assert Event.objects.count() == events
+    assert _hedge(controller, round_id, player, {"seat": 3, "hand_id": hand_id}
+                  ).status_code == 201
+    second_hand = live_hand(other, seat=5)
+    mixed = _hedge(controller, round_id, other, {"seat": 5, "hand_id": second_hand})
+    assert (mixed.status_code, mixed.json()["code"]) == (400, "games.invalid_bet")
+    # A hand no longer live: its last player in takes the pot, then no hedge.
+    hand = Hand.objects.get(id=second_hand)
+    poker.act(hand_id=second_hand, seat=hand.to_act, kind="fold", actor="dealer",
+              idempotency_key=key("fold"))
+    assert Hand.objects.get(id=second_hand).state == "settled"
+    later = post(controller, f"{API}/tables/{table['table_id']}/rounds", {}, key=key("r"))
+    later_round = later.json()["round_id"] if later.status_code == 201 else None
+    if later_round is None:        # the first round is still running: use a new table
+        spare = open_table(controller, "hedge_bet", venue=ONLINE, stake_max="100.00")
+        later_round = post(controller, f"{API}/tables/{spare['table_id']}/rounds", {},
+                           key=key("r")).json()["round_id"]
+    ended = _hedge(controller, later_round, other, {"seat": 5, "hand_id": second_hand})
+    assert (ended.status_code, ended.json()["code"]) == (400, "games.invalid_bet")
+    assert ended.json()["details"]["state"] == "settled"
+
+
+def test_the_outcome_is_of_the_hedged_hand(controller):
+    table = open_table(controller, "hedge_bet", venue=ONLINE, stake_max="100.00")
+    player = funded_player()
+    hand_id = live_hand(player, seat=3)
+    round_id = post(controller, f"{API}/tables/{table['table_id']}/rounds", {},
+                    key=key("r")).json()["round_id"]
+    assert _hedge(controller, round_id, player, {"seat": 3, "hand_id": hand_id}
+                  ).status_code == 201
+    post(controller, f"{API}/rounds/{round_id}/close", {}, key=key("c"))
+    wrong = post(controller, f"{API}/rounds/{round_id}/outcome",
+                 {"outcome": {"seats": {"3": "8h 8d"}, "board": "2c 7s Jh",
+                              "hand_id": "another-hand"}}, key=key("o"))
+    assert (wrong.status_code, wrong.json()["code"]) == (422, "games.invalid_outcome")
 
 
 def test_banker_card_round_and_the_bankers_raise_over_http(controller):
@@ -174,15 +261,16 @@ def test_games_between_players_are_outside_the_online_loss_cap(controller):
     hedge = open_table(controller, "hedge_bet", venue=ONLINE, stake_max="500.00")
     dice = open_table(controller, "dice_pvp", {"rake_basis_points": 300}, venue=ONLINE)
     player, rival = funded_player(), funded_player()
-    lost = play(controller, hedge["table_id"], [(player.id, "hole_pair", {"seat": 1},
-                                                  "500.00")],
+    hand_id = live_hand(player, seat=1)
+    lost = play(controller, hedge["table_id"],
+                [(player.id, "hole_pair", {"seat": 1, "hand_id": hand_id}, "500.00")],
                 {"seats": {"1": "8h 9d"}, "board": "2c 7s Jh"})
     assert lost["returned_minor"] == 0
     round_id = post(controller, f"{API}/tables/{hedge['table_id']}/rounds", {},
                     key=key("r")).json()["round_id"]
     refused = post(controller, f"{API}/rounds/{round_id}/bets",
-                   {"player_id": player.id, "kind": "hole_pair", "spec": {"seat": 1},
-                    "stake": "1.00"}, key=key("b"))
+                   {"player_id": player.id, "kind": "hole_pair",
+                    "spec": {"seat": 1, "hand_id": hand_id}, "stake": "1.00"}, key=key("b"))
     assert (refused.status_code, refused.json()["code"]) == (422, "compliance.rejected")
     assert refused.json()["details"]["rule"] == "compliance.loss_cap"
     body = play(controller, dice["table_id"],
