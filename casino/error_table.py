@@ -304,6 +304,13 @@ STATUS: dict[str, int] = {
     "webhooks.unknown_subscription": 404,
     "webhooks.event_type_out_of_reach": 422,
     "webhooks.venue_out_of_reach": 422,
+    # privacy: casino.privacy.errors.PrivacyErrorCode (issue 18 item 8)
+    "privacy.unknown_player": 404,
+    "privacy.retention_not_over": 409,
+    "privacy.erasure_not_proposed": 409,
+    "privacy.erasure_exists": 409,
+    "privacy.approver_is_proposer": 403,
+    "privacy.invalid_request": 400,
     # framework (casino.exception_handler: validation and DRF's refusals)
     "request.invalid": 400,
     "request.not_found": 404,

@@ -209,6 +209,9 @@ MATRIX: dict[str, frozenset[Role] | str] = {
     "POST /api/v1/webhooks/subscriptions": frozenset(Role),
     "GET /api/v1/webhooks/subscriptions/{subscription_id}": frozenset(Role),
     "POST /api/v1/webhooks/subscriptions/{subscription_id}/secrets": frozenset(Role),
+    # issue 18 item 8: erasure of a player's personal data, by two officers
+    "POST /api/v1/players/{player_id}/erasures": frozenset({CO}),
+    "POST /api/v1/players/{player_id}/erasures/approve": frozenset({CO}),
 }
 
 
@@ -377,12 +380,18 @@ def feed_filter(request, events):
     """
     from dataclasses import replace
 
+    from casino.privacy.crypto import is_sealed, opened_payload
+
     roles = roles_of(request.user)
     serves = getattr(getattr(request, "auth", None), "serves", None)
     shown = []
     for event in events:
         if not may_read_event(roles, event.type):
             continue
+        if is_sealed(event.payload):
+            # Personal data sealed per player (casino.privacy): opened here, then
+            # hidden below as any personal data is; "erased" once the key is gone.
+            event = replace(event, payload=opened_payload(event.payload))
         venue = event.payload.get("venue") if isinstance(event.payload, dict) else None
         if serves is not None and isinstance(venue, str) and not serves(venue):
             continue        # a venue-scoped key reads its venues' events only
@@ -502,6 +511,10 @@ TWO_PERSON_RULES: tuple[TwoPersonRule, ...] = (
                   "machines.approver_is_proposer",
                   "a malfunction credit is decided by a person other than its proposer"
                   " (the machines app's decision: credited by two people)"),
+    TwoPersonRule("privacy.approve_erasure", "privacy.propose_erasure", "proposed_by",
+                  "privacy.approver_is_proposer",
+                  "erasing a player's personal data cannot be undone: a second officer"
+                  " approves it (issue 18 item 8)"),
 )
 
 

@@ -102,6 +102,8 @@ INSTALLED_APPS = [
     "casino.demo",
     "casino.ops",
     "casino.webhooks",
+    # Personal data sealed per player; erasure by destroying the key (issue 18).
+    "casino.privacy",
 ]
 
 # Officers and auditors who are not superusers may view the ledger's and the

@@ -32,6 +32,7 @@ urlpatterns = [
     path("api/v1/", include("casino.cashier.api.urls")),
     path("api/v1/", include("casino.tablegames.api.urls")),
     path("api/v1/", include("casino.webhooks.api.urls")),
+    path("api/v1/", include("casino.privacy.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start script as a file of its own, so
     # the page runs under the CSP's script-src 'self' (no inline script), and

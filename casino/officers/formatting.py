@@ -297,7 +297,11 @@ def _chain_verified(event: EventView) -> Rendered:
 @formatter("players.player_registered", "players.identity_verified",
            "players.self_excluded", "players.limit_set")
 def _player(event: EventView) -> Rendered:
+    from casino.privacy.crypto import is_sealed, opened_payload
+
     p = event.payload
+    if is_sealed(p):    # issue 18 item 8: opened for the officer, or "erased"
+        p = opened_payload(p)
     what = event.type.partition(".")[2].replace("_", " ").capitalize()
     if event.type == "players.limit_set" and isinstance(p.get("value"), int):
         kind = str(p.get("kind", "limit")).replace("_", " ")

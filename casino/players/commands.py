@@ -23,6 +23,7 @@ from casino import clock
 from casino.rules import queries as rules
 from casino.rules.models import RulebookVersion, Venue
 from casino.clock import operator_day
+from casino.privacy.crypto import SEALED_FIELD, seal
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from ledger import NewEvent, RecordedEvent
 from ledger.read import stream_version
@@ -84,6 +85,9 @@ class PlayerContext:
     rulebook: RulebookVersion | None = None
     figure: Any = None
     limit: PlayerLimit | None = None
+    # A registration's personal data, sealed under the player's own key
+    # (casino.privacy, issue 18 item 8).
+    sealed: Mapping[str, Any] | None = None
 
 
 def _limit_cite(context: "PlayerContext") -> str:
@@ -97,6 +101,12 @@ def _venue_day(venue: Venue, at: dt.datetime) -> dt.date:
     return rules.venue_day(venue, at)
 
 
+# The registration's fields that are personal data: sealed in the event.
+PERSONAL_FIELDS = ("given_name", "family_name", "date_of_birth", "nationality",
+                   "document_type", "identity_key", "document_hint")
+REGISTERED_SCHEMA_VERSION = 2
+
+
 class RegisterPlayer(BaseCommand[PlayerContext, Player]):
     name = "players.register_player"
     source = SOURCE
@@ -108,18 +118,23 @@ class RegisterPlayer(BaseCommand[PlayerContext, Player]):
                               "a player with this identity document is already registered",
                               player=existing.id)
         # A fresh id each attempt: the request, not the event, identifies a retry.
+        player_id = uuid.uuid4().hex[:16]
+        # Issue 18 item 8: the personal data enter the log sealed under the
+        # player's own key (a key left by an attempt that does not commit
+        # seals nothing and is never used).
+        sealed = seal(player_id, {name: arguments[name] for name in PERSONAL_FIELDS})
         return PlayerContext(arguments=arguments, at=call.moment(),
-                             player_id=uuid.uuid4().hex[:16], version=0)
+                             player_id=player_id, version=0, sealed=sealed)
 
     def decide(self, context: PlayerContext) -> Decision:
-        a, player_id = context.arguments, context.player_id
+        player_id = context.player_id
+        # Schema 2: the personal data sealed (casino.privacy); schema 1 events
+        # from before carry them in clear and are read as they are.
         event = NewEvent(
             stream=player_stream(player_id),
             type=PLAYER_REGISTERED,
-            payload={"player_id": player_id, "given_name": a["given_name"],
-                     "family_name": a["family_name"], "date_of_birth": a["date_of_birth"],
-                     "nationality": a["nationality"], "document_type": a["document_type"],
-                     "identity_key": a["identity_key"], "document_hint": a["document_hint"]},
+            payload={"player_id": player_id, SEALED_FIELD: dict(context.sealed)},
+            schema_version=REGISTERED_SCHEMA_VERSION,
             occurred_at=context.at, gaming_day=operator_day(context.at),
         )
         return Decision([event], {player_stream(player_id): 0})

@@ -87,6 +87,29 @@ def proposed_malfunction_credit(request, first: str) -> str:
         idempotency_key=f"malfunction-{next(_keys)}").credit_id
 
 
+def proposed_erasure(request, first: str) -> str:
+    """A player whose retention ended (last event 6 years ago), erasure proposed by `first`."""
+    import datetime as dt
+
+    from casino.players.commands import register_player
+    from casino.privacy.commands import propose_erasure
+    from tests.casino.conftest import NOON
+
+    request.getfixturevalue("venues")
+    player = register_player(given_name="Aino", family_name="Virtanen",
+                             date_of_birth=dt.date(1980, 1, 2), nationality="FI",
+                             document_type="passport", document_number=f"P{next(_keys)}0000",
+                             actor="cage", at=NOON - dt.timedelta(days=6 * 366))
+    propose_erasure(player_id=player.id, reason="retention over", actor=first)
+    return player.id
+
+
+def erasure_state(record: str) -> str:
+    from casino.privacy.models import Erasure
+
+    return Erasure.objects.get(player_id=record).state
+
+
 def malfunction_state(record: str) -> str:
     from casino.machines.models import MalfunctionCredit
 
@@ -163,12 +186,16 @@ PATHS = [
     Path("machines.reject_malfunction_credit", proposed_malfunction_credit, malfunction_state,
          "proposed", "rejected", "machines.four_eyes_refused", "machines.approver_is_proposer",
          api_post("/api/v1/malfunction-credits/{record}/reject", NOTE), ()),
+    Path("privacy.approve_erasure", proposed_erasure, erasure_state, "proposed", "erased",
+         "privacy.four_eyes_refused", "privacy.approver_is_proposer",
+         api_post("/api/v1/players/{record}/erasures/approve", NOTE), ()),
 ]
 API_URLS = {"jackpots.pay_hit": "/api/v1/jackpots/hits/{record}/pay",
             "compliance.approve_correction": "/api/v1/corrections/{record}/approve",
             "compliance.reject_correction": "/api/v1/corrections/{record}/reject",
             "machines.approve_malfunction_credit": "/api/v1/malfunction-credits/{record}/approve",
-            "machines.reject_malfunction_credit": "/api/v1/malfunction-credits/{record}/reject"}
+            "machines.reject_malfunction_credit": "/api/v1/malfunction-credits/{record}/reject",
+            "privacy.approve_erasure": "/api/v1/players/{record}/erasures/approve"}
 WAYS = [(path, "api", path.api) for path in PATHS] + [
     (path, f"admin-{index}", way) for path in PATHS for index, way in enumerate(path.admin)]
 

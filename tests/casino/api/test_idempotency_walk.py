@@ -27,6 +27,7 @@ from ledger.models import Event
 from tests.casino.conftest import make_player
 
 from . import walk_back_office as back
+from tests.casino.privacy import walk as privacy_walk
 from tests.casino.webhooks import walk as webhooks_walk
 from . import walk_world as w
 from .walk_world import AlreadyDone, Independent, NoOtherRequest, Refused, Row
@@ -137,8 +138,6 @@ WALK: dict[str, Entry] = {
     "v1_tournaments_exclusions_create": Entry(w.exclude, _taken(
         "tournaments.not_in_play", "a player is excluded once", 422)),
     "v1_tournaments_deals_create": Entry(w.deal),   # recorded again, as agreed again
-    "v1_tournaments_special_prizes_create": Entry(w.award_special_prize, _taken(
-        "tournaments.special_prize_awarded", "a special prize is paid once", 422)),
     "v1_tournaments_finish_create": Entry(w.finish, _taken(
         "tournaments.wrong_phase", "a tournament is paid out once")),
     "v1_tournaments_cancel_create": Entry(w.cancel, _taken(
@@ -219,6 +218,11 @@ WALK: dict[str, Entry] = {
     "v1_webhooks_subscriptions_create": Entry(webhooks_walk.subscribe),
     "v1_webhooks_subscriptions_secrets_create": Entry(webhooks_walk.rotate_secret, Refused(
         404, "webhooks.unknown_subscription", "a client rotates only its own subscription")),
+    # erasure of personal data (issue 18 item 8)
+    "v1_players_erasures_create": Entry(privacy_walk.propose, _taken(
+        "privacy.erasure_exists", "a player's erasure is proposed once")),
+    "v1_players_erasures_approve_create": Entry(privacy_walk.approve, _taken(
+        "privacy.erasure_not_proposed", "an erasure is approved once")),
 }
 NAMES = sorted(WALK)
 # POSTs that are queries: they write nothing and take no Idempotency-Key, so
@@ -274,9 +278,9 @@ def test_every_write_operation_has_a_row(write_operations):
     that no longer exists) fails here."""
     assert sorted(write_operations) == sorted([*WALK, *QUERIES])
     # + issue 15's machines and venues, issue 17's cashier and table games,
-    # issue 14's posted terms, withdrawals and special prizes, issue 22's
-    # sit'n'go jackpots, issue 18's webhooks
-    assert len(write_operations) == 61 + 14 + 8 + 5 + 2
+    # issue 14's posted terms and withdrawals, issue 22's sit'n'go jackpots,
+    # issue 18's webhooks and erasures
+    assert len(write_operations) == 61 + 14 + 8 + 4 + 2 + 2
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))

@@ -435,6 +435,11 @@ CHOSEN_NOT_IN_SEED = {
      "cage.gaming_account.offered"),
     # Issue 17 item 2: the cashier's short that raises an alert (asked by 002:L1551).
     ("ray-casino", "cashier.short.alert_threshold", 5000, "cashier.short.alert_threshold"),
+    # Issue 18 item 8: the retention period before an erasure (EU 2015/849 art. 40).
+    *{(rid, "retention.aml_records.years", 5, "retention.aml_records")
+      for rid in ("veikkaus-poker-room", "veikkaus-online-poker", "ray-gaming-hall",
+                  "ray-partner-premises", "ray-casino", "ray-online", "olympic-tallinn",
+                  "pslive-tournaments")},
 }
 
 
