@@ -138,6 +138,8 @@ WALK: dict[str, Entry] = {
     "v1_tournaments_exclusions_create": Entry(w.exclude, _taken(
         "tournaments.not_in_play", "a player is excluded once", 422)),
     "v1_tournaments_deals_create": Entry(w.deal),   # recorded again, as agreed again
+    "v1_tournaments_special_prizes_create": Entry(w.award_special_prize, _taken(
+        "tournaments.special_prize_awarded", "a special prize is paid once", 422)),
     "v1_tournaments_finish_create": Entry(w.finish, _taken(
         "tournaments.wrong_phase", "a tournament is paid out once")),
     "v1_tournaments_cancel_create": Entry(w.cancel, _taken(
@@ -278,9 +280,9 @@ def test_every_write_operation_has_a_row(write_operations):
     that no longer exists) fails here."""
     assert sorted(write_operations) == sorted([*WALK, *QUERIES])
     # + issue 15's machines and venues, issue 17's cashier and table games,
-    # issue 14's posted terms and withdrawals, issue 22's sit'n'go jackpots,
-    # issue 18's webhooks and erasures
-    assert len(write_operations) == 61 + 14 + 8 + 4 + 2 + 2
+    # issue 14's posted terms, withdrawals and special prizes, issue 22's
+    # sit'n'go jackpots, issue 18's webhooks and erasures
+    assert len(write_operations) == 61 + 14 + 8 + 5 + 2 + 2
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))
