@@ -401,21 +401,29 @@ def _live_chain() -> Iterable[tuple[int, str]]:
 settings_paths = _settings_paths
 
 
+# The advisory lock every sealer of a database takes ("seal"): advisory locks
+# are per database, as the seal files are.
+SEAL_LOCK = 0x7365_616C
+
+
 @contextmanager
 def locked(seal_file: Path):
-    """Hold the seal file's lock (a `.lock` file beside it, flock) for one
-    read-check-append, so two sealers never append two seals that both
-    follow the same one."""
-    import fcntl
+    """Hold the sealers' lock for one read-check-append, so two sealers (two
+    hosts too) never append two seals that both follow the same one.
 
-    seal_file = Path(seal_file)
-    seal_file.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(f"{seal_file}.lock", os.O_WRONLY | os.O_CREAT, 0o644)
+    A PostgreSQL advisory lock of the session, not a file lock: the seal
+    file may live on append-only storage where no lock file can be made,
+    and every sealer of a database shares its server.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s)", [SEAL_LOCK])
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(descriptor)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [SEAL_LOCK])
 
 
 def load_sealed(seal_file: Path, key_file: Path) -> tuple[list[dict], list[str],
@@ -456,8 +464,8 @@ def audit_sealed(recorded: Sequence[str], seals: Sequence[dict], seal_file: Path
                  events: int) -> tuple[SealCheck | None, int]:
     """Re-read the next `events` sealed positions against the seals; (failure, read).
 
-    A rolling audit: a cursor beside the seal file (`<seal file>.audit`, the
-    next position to read) moves on by `events` a run and wraps at the last
+    A rolling audit: a cursor (`audit_cursor_file`: the next position to
+    read) moves on by `events` a run and wraps at the last
     sealed position, so repeated incremental runs re-read the whole sealed
     part at a bounded cost each, and find what only a full run sees in one
     go: an event edited under an unchanged stored hash, or one deleted
@@ -470,7 +478,7 @@ def audit_sealed(recorded: Sequence[str], seals: Sequence[dict], seal_file: Path
     size = len(recorded)
     if events <= 0 or size == 0:
         return None, 0
-    cursor_file = Path(f"{seal_file}.audit")
+    cursor_file = audit_cursor_file(seal_file)
     try:
         start = int(cursor_file.read_text().strip() or 1)
     except (FileNotFoundError, ValueError):
@@ -500,8 +508,22 @@ def audit_sealed(recorded: Sequence[str], seals: Sequence[dict], seal_file: Path
         if not chunk:
             return failure(expected, f"sealed position {expected} is missing from"
                                      " the log"), read
+    cursor_file.parent.mkdir(parents=True, exist_ok=True)
     cursor_file.write_text(f"{end + 1 if end < size else 1}\n")
     return None, read
+
+
+def audit_cursor_file(seal_file: Path) -> Path:
+    """Where the rolling audit's cursor is kept: settings.LEDGER_VERIFY_AUDIT_FILE
+    ("{database}" allowed), else beside the seal file. It is rewritten each
+    run, so on append-only seal storage point the setting elsewhere."""
+    from django.conf import settings
+    from django.db import connection
+
+    configured = getattr(settings, "LEDGER_VERIFY_AUDIT_FILE", None)
+    if configured:
+        return Path(str(configured).replace("{database}", connection.settings_dict["NAME"]))
+    return Path(f"{seal_file}.audit")
 
 
 def seal_new(*, seal_file: Path, key_file: Path, seals: Sequence[dict],

@@ -233,3 +233,39 @@ def test_the_frontier_gives_rfc_6962s_root(n):
         frontier.add(leaf)
     assert frontier.root() == seals.merkle_root(leaves)
     assert frontier.size == n
+
+
+def test_the_audit_cursor_may_live_apart_from_the_seal_file(sealed_at_30, settings,
+                                                            tmp_path_factory):
+    """On append-only seal storage the cursor goes where LEDGER_VERIFY_AUDIT_FILE
+    says; the seal file's folder gets nothing but the seals."""
+    elsewhere = tmp_path_factory.mktemp("state")
+    settings.LEDGER_VERIFY_AUDIT_FILE = str(elsewhere / "audit-{database}")
+    assert verify_ledger(incremental=True, audit=12).ok
+    (cursor,) = elsewhere.iterdir()
+    assert cursor.read_text() == "13\n"
+    assert [path.name.startswith("seals-") for path in sealed_at_30.iterdir()
+            if path.name != "seal.key"] == [True]
+
+
+def test_the_sealers_lock_is_released_whatever_happens(sealed_at_30):
+    """The sealers' advisory lock is held only while one verifies and seals."""
+    from django.db import connection
+
+    def held() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                           " AND pid = pg_backend_pid() AND objid = %s", [seals.SEAL_LOCK])
+            return cursor.fetchone()[0]
+
+    with seals.locked(sealed_at_30):
+        assert held() == 1
+    assert verify_ledger(incremental=True).ok
+    assert held() == 0
+    _edit(12)
+    _recompute_chain_from(12)
+    assert not verify_ledger(incremental=True).ok
+    assert held() == 0
+    with pytest.raises(ValueError):
+        seals.anchor()
+    assert held() == 0
