@@ -658,6 +658,10 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[BetAtVersion], 
                     if looks_back is not None and looks_back("bet", table.config) else None)
         broken = bank_refusal(bet_kind.kind, player_id, stake_minor, placed, previous,
                               table.config)
+        rotation = getattr(engine, "rotation_refusal", None)
+        if broken is None and rotation is not None:
+            # The bank's turn in seat order (player-banked Pai Gow, 002:L2623).
+            broken = rotation(bet_kind.kind, bet_kind.spec, previous, table.config)
         if broken is not None:
             return GamesError(Code.BANK_RULE, broken["message"], amount_minor=stake_minor,
                               **{k: v for k, v in broken.items() if k != "message"}

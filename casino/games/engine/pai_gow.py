@@ -45,6 +45,7 @@ from .common import (
     result_of,
 )
 
+BOXES = 7            # the layout's boxes (common.box_bet's default)
 PAYOUTS = "games.pai_gow_poker.payouts"
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH, FIVE_ACES = (
     range(10))
@@ -310,6 +311,13 @@ class PaiGowPoker:
     (boxes and dealer together) pays the house a 5 % commission
     (`bank_net_win` row, 002:L2623); a net loss pays none. The house's own
     result is the dealer's stake alone.
+
+    The bank goes round in seat order ("kukin pelaaja ... vuorollaan",
+    002:L2623; decision games.pai_gow.bank_rotation): after the box that held
+    the previous settled round's bank, the next box (1..7, then 1 again)
+    takes it, or passes it on; a bank bet lists the boxes that passed since
+    (`spec.passed`), exactly the boxes between the last bank and its own.
+    The table's first bank may sit at any box.
     """
 
     id = "pai_gow_poker"
@@ -317,8 +325,9 @@ class PaiGowPoker:
 
     @staticmethod
     def looks_back(phase: str, config) -> bool:
-        """The app reads the previous round for a player bank's outcome only."""
-        return phase == "outcome" and config.get("bank") == "player"
+        """The app reads the previous round for a player bank: its outcome (the
+        dealer's cap) and its bets (the bank's turn)."""
+        return phase in ("outcome", "bet") and config.get("bank") == "player"
 
     def configure(self, config, tables):
         bank = config.get("bank", "house")
@@ -331,8 +340,47 @@ class PaiGowPoker:
 
     def bet_kind(self, kind, spec, tables, config) -> BetKind:
         if config.get("bank") == "player":
-            return box_bet(self.id, kind, spec, {"bet": BoxBet(), "bank": BoxBet()})
+            passed = (spec or {}).get("passed") if kind == "bank" else None
+            if passed is None:
+                return box_bet(self.id, kind, spec, {"bet": BoxBet(), "bank": BoxBet()})
+            if (not isinstance(passed, list) or len(passed) > BOXES - 1
+                    or any(type(b) is not int or not 1 <= b <= BOXES for b in passed)
+                    or len(set(passed)) != len(passed)):
+                raise BetInvalid(f"passed lists the boxes (1-{BOXES}) that passed the bank,"
+                                 " each once")
+            clean = {k: v for k, v in spec.items() if k != "passed"}
+            return box_bet(self.id, kind, clean, {"bet": BoxBet(), "bank": BoxBet()},
+                           passed=sorted(passed))
         return box_bet(self.id, kind, spec, {"bet": BoxBet()})
+
+    @staticmethod
+    def rotation_refusal(kind, spec, previous, config):
+        """The bank's turn in seat order (002:L2623, decision games.pai_gow.bank_rotation).
+
+        None when the bank bet sits at the next box after the previous
+        round's bank, the boxes between listed as passed; a refusal otherwise.
+        """
+        if config.get("bank") != "player" or kind != "bank":
+            return None
+        passed = sorted(spec.get("passed", ()))
+        last = next((b for b in (previous or {}).get("bets", ()) if b["kind"] == "bank"), None)
+        if last is None:
+            if passed:
+                return {"message": "the table's first bank follows no one: no box passed it",
+                        "cite": "002:L2623", "decision": "games.pai_gow.bank_rotation"}
+            return None
+        held, box = int(last["spec"]["box"]), int(spec["box"])
+        between = [(held + step - 1) % BOXES + 1 for step in range(1, BOXES)]
+        turn = between.index(box) if box != held else BOXES - 1
+        due = sorted(between[:turn])
+        if passed != due:
+            nxt = between[0]
+            return {"message": f"the bank goes round in seat order: after box {held} it is"
+                               f" box {nxt}'s to take or pass; box {box} takes it with boxes"
+                               f" {due or 'none'} passed (listed: {passed or 'none'})",
+                    "cite": "002:L2623", "decision": "games.pai_gow.bank_rotation",
+                    "previous_bank_box": held, "passed_due": due}
+        return None
 
     def bank_refusal(self, kind, player_id, stake_minor, placed, previous, config):
         """One bank per round, put up first; the banker plays no box (002:L2623)."""
