@@ -6,6 +6,7 @@ from typing import Callable
 
 from django.http import HttpRequest, HttpResponse
 
+from casino.locations import set_location
 from casino.runner import replays, reset_client_time
 
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -18,7 +19,8 @@ class WriteRequestMiddleware:
     variable for the request it came with; a worker thread serving the next
     request must not inherit it, so it is reset at both ends. A successful
     answer whose every write was a replay of a recorded request carries
-    `Idempotent-Replayed: true`, whichever view served it.
+    `Idempotent-Replayed: true`, whichever view served it. Every 201 of
+    the API names what it created in `Location` (casino.locations).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -31,6 +33,7 @@ class WriteRequestMiddleware:
             ran = replays()
             if ran and all(ran) and response.status_code < 300:
                 response[REPLAYED_HEADER] = "true"
+            set_location(request, response)
             return response
         finally:
             reset_client_time()

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.error_table import STATUS
+from casino.openapi_conventions import apply_conventions
 
 ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 DESCRIPTIONS = {
@@ -63,4 +64,5 @@ def add_common_errors(result: dict[str, Any], generator, request, public) -> dic
     error = result.get("components", {}).get("schemas", {}).get("Error")
     if error is not None:
         error["properties"]["code"]["enum"] = sorted(STATUS)
-    return result
+    # Tags per app, Idempotency-Key on writes, Location on 201, examples (issue 18).
+    return apply_conventions(result, generator, request, public)

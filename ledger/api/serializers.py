@@ -34,6 +34,12 @@ class EventFeedSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
     next_after = serializers.IntegerField(help_text="Pass as `after` to read the next page.")
     head_position = serializers.IntegerField(help_text="The last committed position.")
+    # The API's list conventions (issue 18 item 1): the position is the cursor.
+    next = serializers.URLField(allow_null=True,
+                                help_text="The next page's URL (`after=next_after`); null"
+                                          " when this page reached `head_position`.")
+    has_more = serializers.BooleanField(help_text="Events after this page were committed"
+                                                  " when it was read.")
 
 
 class EventFeedQuerySerializer(serializers.Serializer):
@@ -83,3 +89,37 @@ class AccountQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0)
     limit = serializers.IntegerField(required=False, default=100, min_value=1,
                                      max_value=HISTORY_ROWS_MAX)
+
+
+class BalanceAsOfSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    balance_minor = serializers.IntegerField()
+
+
+class HistoryRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    posting = serializers.IntegerField()
+    type = serializers.CharField()
+    occurred_at = serializers.DateTimeField()
+    gaming_day = serializers.DateField()
+    amount_minor = serializers.IntegerField()
+    balance_after_minor = serializers.IntegerField()
+
+
+class AccountDetailsSerializer(AccountSerializer):
+    """The answer of GET accounts/<code>: `as_of` with `?as_of=`, and the
+    history page with `?history=true` (its cursor is the position, `after`)."""
+
+    as_of = BalanceAsOfSerializer(required=False)
+    history = HistoryRowSerializer(many=True, required=False)
+    next_after = serializers.IntegerField(allow_null=True, required=False,
+                                          help_text="Pass as `after` for the next history"
+                                                    " page; null on the last.")
+    next = serializers.URLField(allow_null=True, required=False,
+                                help_text="The next history page's URL; null on the last.")
+    has_more = serializers.BooleanField(required=False,
+                                        help_text="Whether `next` leads to more history.")
+
+    class Meta(AccountSerializer.Meta):
+        fields = AccountSerializer.Meta.fields + ["as_of", "history", "next_after", "next",
+                                                  "has_more"]

@@ -6,6 +6,7 @@ from django.utils.module_loading import import_string
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from django.db.models import Sum
@@ -13,6 +14,7 @@ from django.db.models import Sum
 from ..models import Account, Event, Posting, natural_sign
 from ..store import head, load_events_after
 from .serializers import (
+    AccountDetailsSerializer,
     AccountQuerySerializer,
     AccountSerializer,
     EventFeedQuerySerializer,
@@ -43,7 +45,9 @@ class EventFeedView(APIView):
         feed_filter = getattr(settings, "LEDGER_FEED_FILTER", None)
         if feed_filter:
             events = import_string(feed_filter)(request, events)
-        data = {"events": events, "next_after": next_after, "head_position": head_position}
+        has_more = next_after < head_position
+        data = {"events": events, "next_after": next_after, "head_position": head_position,
+                "has_more": has_more, "next": _next(request, next_after) if has_more else None}
         return Response(EventFeedSerializer(data).data)
 
 
@@ -57,7 +61,7 @@ class AccountDetailsView(APIView):
     to `limit`, each with the balance it left (issue 17 item 5).
     """
 
-    @extend_schema(parameters=[AccountQuerySerializer], responses=AccountSerializer)
+    @extend_schema(parameters=[AccountQuerySerializer], responses=AccountDetailsSerializer)
     def get(self, request: Request, code: str) -> Response:
         account = get_object_or_404(Account, code=code)
         query = AccountQuerySerializer(data=request.query_params)
@@ -84,7 +88,14 @@ class AccountDetailsView(APIView):
                              "amount_minor": amount, "balance_after_minor": balance})
             data["history"] = rows
             data["next_after"] = rows[-1]["position"] if len(rows) == limit else None
+            data["has_more"] = data["next_after"] is not None
+            data["next"] = _next(request, data["next_after"]) if data["has_more"] else None
         return Response(data)
+
+
+def _next(request: Request, after: int) -> str:
+    """The URL of the page after position `after`: the same query, moved on."""
+    return replace_query_param(request.build_absolute_uri(), "after", after)
 
 
 def _position_at(as_of) -> int:

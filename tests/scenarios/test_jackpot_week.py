@@ -146,7 +146,7 @@ def test_a_week_with_one_bad_beat_reconciles_over_the_api(venues, monkeypatch):
         assert tasks.rollup_all.delay().get() == [f"{VENUE}/bad_beat"]
 
         if index == 3:   # the morning after the hit: the officer decides
-            pending = week.get(week.officer, "jackpots/hits?state=hit")
+            pending = week.get(week.officer, "jackpots/hits?state=hit")["results"]
             assert [h["hit_id"] for h in pending] == [hit_hand]
             assert pending[0]["category"] == 1
             assert pending[0]["roles"]["1"] == "loser" and pending[0]["roles"]["2"] == "winner"
@@ -170,7 +170,7 @@ def test_a_week_with_one_bad_beat_reconciles_over_the_api(venues, monkeypatch):
                 assert balance(gaming_account(pid)) - before[seat] == shares[int(seat)]
 
     history = week.get(week.accountant, f"jackpots/pools/{VENUE}/bad_beat")
-    rollups = week.get(week.accountant, f"jackpots/pools/{VENUE}/bad_beat/rollups")
+    rollups = week.get(week.accountant, f"jackpots/pools/{VENUE}/bad_beat/rollups")["results"]
     assert week.hands == 2 * HANDS_PER_DAY * len(DAYS) == 42
     assert [r["gaming_day"] for r in rollups] == [d.isoformat() for d in DAYS]
     assert all(r["contributions"] == 6 and r["amount_minor"] == 600 for r in rollups)

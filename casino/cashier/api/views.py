@@ -8,6 +8,7 @@ Counts are {denomination in minor units: pieces}, e.g. {"5000": 20}.
 
 from __future__ import annotations
 
+import django_filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -15,10 +16,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import PERMISSIONS, ErrorSerializer, StrictSerializer, idempotency_key
+from casino.pagination import CursorListView
 from casino.roles import Role
 
 from .. import commands
-from ..models import Shift
+from ..models import Shift, ShiftState
 
 READERS = (Role.CAGE, Role.COMPLIANCE_OFFICER, Role.ACCOUNTANT, Role.AUDITOR)
 KEY = OpenApiParameter("Idempotency-Key", location=OpenApiParameter.HEADER, required=True)
@@ -82,17 +84,30 @@ class _Write(APIView):
     roles_write = (Role.CAGE,)
 
 
-class ShiftsView(_Write):
-    """GET: the latest shifts (of a venue with ?venue=); POST: open a shift."""
+class ShiftFilter(django_filters.FilterSet):
+    venue = django_filters.CharFilter(help_text="Shifts at this venue.")
+    state = django_filters.ChoiceFilter(choices=ShiftState.choices,
+                                        help_text="open or closed.")
+
+    class Meta:
+        model = Shift
+        fields = ["venue", "state"]
+
+
+class ShiftsView(CursorListView, _Write):
+    """GET: the shifts, latest first (of a venue with ?venue=), in cursor
+    pages (casino.pagination); POST: open a shift."""
+
+    queryset = Shift.objects.all()
+    serializer_class = ShiftSerializer
+    filterset_class = ShiftFilter
+    ordering = "-opened_position"
+    page_size_max = SHIFTS_LISTED_MAX
 
     @extend_schema(summary="Cashier shifts, latest first",
-                   parameters=[OpenApiParameter("venue", str, required=False)],
                    responses={200: ShiftSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        shifts = Shift.objects.order_by("-opened_position")
-        if request.query_params.get("venue"):
-            shifts = shifts.filter(venue=request.query_params["venue"])
-        return Response(ShiftSerializer(shifts[:SHIFTS_LISTED_MAX], many=True).data)
+        return self.list(request)
 
     @extend_schema(summary="Open a cashier shift with a counted bank",
                    request=OpenShiftSerializer, parameters=[KEY],

@@ -7,17 +7,12 @@ from rest_framework import serializers
 from casino.api import StrictSerializer
 
 from ..cases import NOTE_LENGTH_MAX, POSITIONS_PER_REQUEST_MAX, TITLE_LENGTH_MAX, TRANSITIONS
-from ..models import AlertDismissal, Case, CaseLink, CaseNote, CaseState, ChainVerification
-from .serializers import PageQuerySerializer
+from ..models import AlertDismissal, Case, CaseLink, CaseNote, ChainVerification
+
 
 def _position() -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=1)
-
-
-class CaseQuerySerializer(PageQuerySerializer):
-    state = serializers.ChoiceField(choices=CaseState.choices, required=False)
-    player_id = serializers.CharField(required=False)
-    alert_id = serializers.CharField(required=False)
+    # A ledger position is a PostgreSQL bigint: a larger number is a 400, not a 500.
+    return serializers.IntegerField(min_value=1, max_value=2**63 - 1)
 
 
 class CaseOpeningSerializer(StrictSerializer):
@@ -84,11 +79,6 @@ class CaseDetailsSerializer(CaseSerializer):
         fields = [*CaseSerializer.Meta.fields, "notes", "events"]
 
 
-class CasePageSerializer(StrictSerializer):
-    count = serializers.IntegerField(help_text="Cases matching the filters.")
-    results = CaseSerializer(many=True)
-
-
 class AlertDismissalInputSerializer(StrictSerializer):
     alert_id = serializers.CharField(help_text="e.g. `alert/1234`")
     reason = serializers.CharField(max_length=NOTE_LENGTH_MAX,
@@ -106,8 +96,3 @@ class ChainVerificationSerializer(serializers.ModelSerializer):
         model = ChainVerification
         fields = ["position", "ok", "events", "head_position", "head_hash", "bad_position",
                   "problem", "verified_by", "verified_at"]
-
-
-class ChainVerificationPageSerializer(StrictSerializer):
-    count = serializers.IntegerField()
-    results = ChainVerificationSerializer(many=True)

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import BAD_REQUEST, ErrorSerializer, PERMISSIONS, idempotency_key
+from casino.pagination import CursorListView
 from casino.roles import ClientRateThrottle, Role, WriteRateThrottle
 
 from ..cases import get_case, add_case_note, dismiss_alert, link_case_events, move_case, open_case
@@ -31,14 +32,11 @@ from .case_serializers import (
     CaseNoteInputSerializer,
     CaseNoteSerializer,
     CaseOpeningSerializer,
-    CasePageSerializer,
-    CaseQuerySerializer,
     CaseSerializer,
     CaseStateInputSerializer,
-    ChainVerificationPageSerializer,
     ChainVerificationSerializer,
 )
-from .serializers import PageQuerySerializer
+from .filters import CaseFilter
 
 CASE_READERS = (Role.COMPLIANCE_OFFICER, Role.AUDITOR)
 CASE_WRITERS = (Role.COMPLIANCE_OFFICER,)
@@ -60,30 +58,25 @@ def _details(case: Case) -> dict:
     return CaseDetailsSerializer(case).data
 
 
-class CasesView(APIView):
+class CasesView(CursorListView):
     """GET lists cases, newest first (filters: state, player_id, alert_id;
-    paged by `limit` and `offset`); POST opens one, from an alert or from a
+    cursor pages, casino.pagination); POST opens one, from an alert or from a
     title and the events it concerns.
 
     Roles: read compliance_officer, auditor; open compliance_officer.
     """
 
-    permission_classes = PERMISSIONS
     roles_read = CASE_READERS
     roles_write = CASE_WRITERS
+    queryset = Case.objects.all()
+    serializer_class = CaseSerializer
+    filterset_class = CaseFilter
+    ordering = "-opened_position"
 
-    @extend_schema(operation_id="v1_compliance_cases_list", parameters=[CaseQuerySerializer],
-                   responses={200: CasePageSerializer, 400: BAD_REQUEST})
+    @extend_schema(operation_id="v1_compliance_cases_list",
+                   responses={200: CaseSerializer(many=True), 400: BAD_REQUEST})
     def get(self, request: Request) -> Response:
-        query = CaseQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        filters = {name: query.validated_data[name]
-                   for name in ("state", "player_id", "alert_id")
-                   if name in query.validated_data}
-        cases = Case.objects.filter(**filters)
-        offset = query.validated_data["offset"]
-        page = cases[offset:offset + query.validated_data["limit"]]
-        return Response(CasePageSerializer({"count": cases.count(), "results": page}).data)
+        return self.list(request)
 
     @extend_schema(request=CaseOpeningSerializer,
                    responses={201: CaseDetailsSerializer, 400: BAD_REQUEST, 403: FORBIDDEN,
@@ -205,32 +198,28 @@ class AlertDismissalsView(APIView):
         return Response(AlertDismissalSerializer(dismissal).data, status=201)
 
 
-class ChainVerificationsView(APIView):
-    """GET lists recorded verifications of the hash chain, newest first; POST
-    runs one now (the whole log) and records it as `compliance.chain_verified`.
+class ChainVerificationsView(CursorListView):
+    """GET lists recorded verifications of the hash chain, newest first (cursor
+    pages, casino.pagination); POST runs one now (the whole log) and records
+    it as `compliance.chain_verified`.
 
     The answer says ok, or the first bad position and why. Roles: run
     compliance_officer, auditor; read those and accountant.
     """
 
-    permission_classes = PERMISSIONS
     roles_read = VERIFICATION_READERS
     roles_write = VERIFIERS
     # A run re-reads the whole log: at most CASINO_VERIFY_RATE per client (429).
     throttle_classes = [ClientRateThrottle, WriteRateThrottle]
     write_rate = "CASINO_VERIFY_RATE"
+    queryset = ChainVerification.objects.all()
+    serializer_class = ChainVerificationSerializer
+    ordering = "-position"
 
     @extend_schema(operation_id="v1_compliance_chain_verifications_list",
-                   parameters=[PageQuerySerializer],
-                   responses={200: ChainVerificationPageSerializer, 400: BAD_REQUEST})
+                   responses={200: ChainVerificationSerializer(many=True), 400: BAD_REQUEST})
     def get(self, request: Request) -> Response:
-        query = PageQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        rows = ChainVerification.objects.all()
-        offset = query.validated_data["offset"]
-        page = rows[offset:offset + query.validated_data["limit"]]
-        return Response(ChainVerificationPageSerializer({"count": rows.count(),
-                                                         "results": page}).data)
+        return self.list(request)
 
     @extend_schema(request=None,
                    responses={201: ChainVerificationSerializer, 400: BAD_REQUEST,

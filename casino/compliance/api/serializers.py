@@ -18,10 +18,9 @@ from rest_framework import serializers
 from casino.api import StrictSerializer, MoneyField
 
 from ..checks import AttemptKind
-from ..models import Alert, AlertKind, Correction, CorrectionState, WagerCategory
+from ..models import Alert, Correction, WagerCategory
 
 SIGNED_MONEY = re.compile(r"^-?[0-9]{1,10}(\.[0-9]{1,2})?$")
-PAGE_SIZE_MAX = 500
 
 
 @extend_schema_field({"type": "string", "example": "-25.00"})
@@ -91,32 +90,11 @@ class VerdictSerializer(StrictSerializer):
     failure = FailureSerializer(allow_null=True)
 
 
-class PageQuerySerializer(StrictSerializer):
-    limit = serializers.IntegerField(min_value=1, max_value=PAGE_SIZE_MAX, default=100)
-    offset = serializers.IntegerField(min_value=0, max_value=2**63 - 1, default=0)
-
-
-class AlertQuerySerializer(PageQuerySerializer):
-    kind = serializers.ChoiceField(choices=AlertKind.choices, required=False)
-    player_id = serializers.CharField(required=False)
-    venue = serializers.CharField(required=False)
-
-
 class AlertSerializer(serializers.ModelSerializer):
     class Meta:
         model = Alert
         fields = ["id", "kind", "player_id", "venue", "summary", "details", "raised_position",
                   "raised_at"]
-
-
-class AlertPageSerializer(StrictSerializer):
-    count = serializers.IntegerField(help_text="Alerts matching the filters, on every page.")
-    results = AlertSerializer(many=True)
-
-
-class CorrectionQuerySerializer(PageQuerySerializer):
-    state = serializers.ChoiceField(choices=CorrectionState.choices, required=False)
-    account = serializers.CharField(required=False)
 
 
 class CorrectionProposalSerializer(StrictSerializer):
@@ -148,8 +126,3 @@ class CorrectionSerializer(serializers.ModelSerializer):
         fields = ["id", "state", "account", "counter_account", "amount", "currency", "reason",
                   "proposed_by", "proposed_at", "balance_before", "decided_by", "decided_at",
                   "decision_note", "balance_after", "last_position"]
-
-
-class CorrectionPageSerializer(StrictSerializer):
-    count = serializers.IntegerField(help_text="Corrections matching the filters.")
-    results = CorrectionSerializer(many=True)

@@ -23,20 +23,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import BAD_REQUEST, ErrorSerializer, PERMISSIONS, idempotency_key
+from casino.pagination import CursorListView
 from casino.roles import Role
 
 from ..commands import approve_correction, propose_correction, reject_correction
 from ..errors import ComplianceError, ComplianceErrorCode
 from ..models import Alert, Correction
 from ..pipeline import Attempt, check
+from .filters import AlertFilter, CorrectionFilter
 from .serializers import (
-    AlertPageSerializer,
-    AlertQuerySerializer,
     AlertSerializer,
     CorrectionApprovalSerializer,
-    CorrectionPageSerializer,
     CorrectionProposalSerializer,
-    CorrectionQuerySerializer,
     CorrectionRejectionSerializer,
     CorrectionSerializer,
     StakeCheckSerializer,
@@ -80,6 +78,7 @@ class StakeCheckView(APIView):
     permission_classes = PERMISSIONS
     roles_read = CHECKERS
     roles_write = CHECKERS
+    takes_idempotency_key = False   # a query with a body (casino.openapi_conventions)
 
     @extend_schema(
         request=StakeCheckSerializer,
@@ -98,28 +97,24 @@ class StakeCheckView(APIView):
         return Response(VerdictSerializer(verdict).data)
 
 
-class AlertsView(APIView):
-    """Alerts, newest first, filtered by kind, player and venue; paged by
-    `limit` (at most 500) and `offset`.
+class AlertsView(CursorListView):
+    """Alerts, newest first, filtered by kind, player and venue; in cursor
+    pages of `limit` rows (at most 500): follow `next` (casino.pagination).
 
     Roles: compliance_officer, auditor.
     """
 
-    permission_classes = PERMISSIONS
     roles_read = ALERT_READERS
     roles_write = ()
+    queryset = Alert.objects.all()
+    serializer_class = AlertSerializer
+    filterset_class = AlertFilter
+    ordering = "-raised_position"
 
-    @extend_schema(operation_id="v1_alerts_list", parameters=[AlertQuerySerializer],
-                   responses={200: AlertPageSerializer, 400: BAD_REQUEST})
+    @extend_schema(operation_id="v1_alerts_list",
+                   responses={200: AlertSerializer(many=True), 400: BAD_REQUEST})
     def get(self, request: Request) -> Response:
-        query = AlertQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        filters = {name: query.validated_data[name] for name in ("kind", "player_id", "venue")
-                   if name in query.validated_data}
-        alerts = Alert.objects.filter(**filters)
-        offset = query.validated_data["offset"]
-        page = alerts[offset:offset + query.validated_data["limit"]]
-        return Response(AlertPageSerializer({"count": alerts.count(), "results": page}).data)
+        return self.list(request)
 
 
 class AlertDetailsView(APIView):
@@ -142,31 +137,26 @@ class AlertDetailsView(APIView):
         return Response(AlertSerializer(alert).data)
 
 
-class CorrectionsView(APIView):
-    """GET lists corrections, newest first (filters: state, account; paged by
-    `limit` and `offset`); POST proposes one.
+class CorrectionsView(CursorListView):
+    """GET lists corrections, newest first (filters: state, account; cursor
+    pages, casino.pagination); POST proposes one.
 
     A proposal moves nothing: a second person, a compliance officer, must
     approve it. Roles: read compliance_officer, accountant, auditor; propose
     compliance_officer, accountant.
     """
 
-    permission_classes = PERMISSIONS
     roles_read = CORRECTION_READERS
     roles_write = CORRECTION_PROPOSERS
+    queryset = Correction.objects.all()
+    serializer_class = CorrectionSerializer
+    filterset_class = CorrectionFilter
+    ordering = ("-proposed_at", "-id")
 
-    @extend_schema(operation_id="v1_corrections_list", parameters=[CorrectionQuerySerializer],
-                   responses={200: CorrectionPageSerializer, 400: BAD_REQUEST})
+    @extend_schema(operation_id="v1_corrections_list",
+                   responses={200: CorrectionSerializer(many=True), 400: BAD_REQUEST})
     def get(self, request: Request) -> Response:
-        query = CorrectionQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        filters = {name: query.validated_data[name] for name in ("state", "account")
-                   if name in query.validated_data}
-        corrections = Correction.objects.filter(**filters)
-        offset = query.validated_data["offset"]
-        page = corrections[offset:offset + query.validated_data["limit"]]
-        return Response(CorrectionPageSerializer({"count": corrections.count(),
-                                                  "results": page}).data)
+        return self.list(request)
 
     @extend_schema(
         request=CorrectionProposalSerializer,

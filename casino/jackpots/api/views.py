@@ -14,11 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import PERMISSIONS, ErrorSerializer, idempotency_key
+from casino.pagination import CursorListView
 from casino.roles import Role
 
 from .. import commands, queries
 from ..errors import JackpotError, JackpotErrorCode
 from ..models import JackpotHit, JackpotPool, JackpotRollup, JackpotTerms
+from .filters import HitFilter, PoolFilter
 from .serializers import (
     HitSerializer,
     PoolHistorySerializer,
@@ -54,14 +56,19 @@ class _JackpotView(APIView):
     roles_write = OFFICERS
 
 
-class PoolsView(_JackpotView):
+class PoolsView(CursorListView, _JackpotView):
     """Every pool; POST opens a venue's pool from its rulebook (idempotent)."""
 
     roles_write = OPERATORS
 
+    queryset = JackpotPool.objects.all()
+    serializer_class = PoolSerializer
+    filterset_class = PoolFilter
+    ordering = "key"
+
     @extend_schema(summary="Jackpot pools", responses={200: PoolSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        return Response(PoolSerializer(JackpotPool.objects.all(), many=True).data)
+        return self.list(request)
 
     @extend_schema(summary="Open a venue's jackpot pool", request=PoolOpenSerializer,
                    parameters=[IDEMPOTENCY_KEY_HEADER],
@@ -89,17 +96,23 @@ class PoolDetailsView(_JackpotView):
         return Response(PoolHistorySerializer(history).data)
 
 
-class RollupsView(_JackpotView):
+class RollupsView(CursorListView, _JackpotView):
     """A pool's daily roll-ups; POST runs them now for closed days."""
 
     roles_write = OPERATORS
 
+    queryset = JackpotRollup.objects.none()     # the model, for the schema
+    serializer_class = RollupRowSerializer
+    ordering = "gaming_day"
+
+    def get_queryset(self):
+        pool = queries.pool(self.kwargs["venue"], self.kwargs["kind"])
+        return JackpotRollup.objects.filter(pool=pool)
+
     @extend_schema(summary="A pool's roll-ups", responses={200: RollupRowSerializer(many=True),
                                                            404: ErrorSerializer})
     def get(self, request: Request, venue: str, kind: str) -> Response:
-        pool = queries.pool(venue, kind)
-        rows = JackpotRollup.objects.filter(pool=pool).order_by("gaming_day")
-        return Response(RollupRowSerializer(rows, many=True).data)
+        return self.list(request)
 
     @extend_schema(summary="Roll up a closed gaming day now", request=RollupRequestSerializer,
                    parameters=[IDEMPOTENCY_KEY_HEADER],
@@ -114,18 +127,17 @@ class RollupsView(_JackpotView):
         return Response(RollupSerializer([result], many=True).data, status=201)
 
 
-class HitsView(_JackpotView):
+class HitsView(CursorListView, _JackpotView):
     """Hits, newest hand first; `?state=hit` for those awaiting approval."""
 
-    @extend_schema(summary="Jackpot hits", responses={200: HitSerializer(many=True)},
-                   parameters=[OpenApiParameter("state", str, enum=["hit", "approved", "paid",
-                                                                     "rejected"])])
+    queryset = JackpotHit.objects.all()
+    serializer_class = HitSerializer
+    filterset_class = HitFilter
+    ordering = ("-hand_started_at", "-id")
+
+    @extend_schema(summary="Jackpot hits", responses={200: HitSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        hits = JackpotHit.objects.order_by("-hand_started_at")
-        state = request.query_params.get("state")
-        if state:
-            hits = hits.filter(state=state)
-        return Response(HitSerializer(hits, many=True).data)
+        return self.list(request)
 
 
 class HitDetailsView(_JackpotView):
@@ -183,7 +195,7 @@ class PayHitView(_DecisionView):
                                              idempotency_key=key))
 
 
-class TermsView(_JackpotView):
+class TermsView(CursorListView, _JackpotView):
     """A pool's posted terms, oldest first; POST records the venue's posting.
 
     The RAY casino's bad-beat criteria, shares and minimum (002:L1792, L1808)
@@ -194,12 +206,18 @@ class TermsView(_JackpotView):
 
     roles_write = OPERATORS
 
+    queryset = JackpotTerms.objects.none()      # the model, for the schema
+    serializer_class = TermsSerializer
+    ordering = "position"
+
+    def get_queryset(self):
+        pool = queries.pool(self.kwargs["venue"], self.kwargs["kind"])
+        return JackpotTerms.objects.filter(pool=pool)
+
     @extend_schema(summary="A pool's posted terms",
                    responses={200: TermsSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, venue: str, kind: str) -> Response:
-        pool = queries.pool(venue, kind)
-        rows = JackpotTerms.objects.filter(pool=pool).order_by("position")
-        return Response(TermsSerializer(rows, many=True).data)
+        return self.list(request)
 
     @extend_schema(summary="Record the terms a venue posted", request=TermsPostSerializer,
                    parameters=[IDEMPOTENCY_KEY_HEADER],

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from casino import clock
 from casino.api import BAD_REQUEST, ErrorSerializer, PERMISSIONS, idempotency_key
+from casino.pagination import CursorListView
 from casino.roles import Role
 
 from ..commands import load_player, register_player, self_exclude, set_limit, verify_identity
@@ -139,7 +140,7 @@ class SelfExclusionView(APIView):
         return Response(PlayerSerializer(player).data)
 
 
-class PlayerLimitsView(APIView):
+class PlayerLimitsView(CursorListView):
     """The player's own limits: GET lists them as they stand now; POST sets one.
 
     Lowering applies at once; raising waits out the venue rulebook's
@@ -150,12 +151,19 @@ class PlayerLimitsView(APIView):
     permission_classes = PERMISSIONS
     roles_read = PERSONAL_DATA_READERS
     roles_write = PLAYER_REQUEST_TAKERS
+    queryset = PlayerLimit.objects.none()       # the model, for the schema
+    serializer_class = PlayerLimitSerializer
+    ordering = "kind"
+
+    def get_queryset(self):
+        return PlayerLimit.objects.filter(player=load_player(self.kwargs["player_id"]))
+
+    def get_serializer_context(self) -> dict:
+        return {**super().get_serializer_context(), "now": clock.now()}
 
     @extend_schema(responses={200: PlayerLimitSerializer(many=True), 404: UNKNOWN_PLAYER})
     def get(self, request: Request, player_id: str) -> Response:
-        limits = PlayerLimit.objects.filter(player=load_player(player_id))
-        context = {"now": clock.now()}
-        return Response(PlayerLimitSerializer(limits, many=True, context=context).data)
+        return self.list(request)
 
     @extend_schema(
         request=LimitSettingSerializer,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import django_filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -24,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import ErrorSerializer, PERMISSIONS, idempotency_key
+from casino.pagination import CursorListView
 from casino.roles import Role
 from casino.rules import queries as rules
 
@@ -139,50 +141,62 @@ class DayCloseView(APIView):
         return Response(CloseSerializer(body).data, status=201 if result.created else 200)
 
 
+class DayCloseFilter(django_filters.FilterSet):
+    venue = django_filters.CharFilter(help_text="Closes of this venue.")
+    to = django_filters.DateFilter(field_name="gaming_day", lookup_expr="lte",
+                                   help_text="Last gaming day, YYYY-MM-DD.")
+
+    class Meta:
+        model = DayClose
+        fields = ["venue"]
+
+
+# `from` is a Python keyword, and a filter is named by its query parameter.
+DayCloseFilter.base_filters["from"] = django_filters.DateFilter(
+    field_name="gaming_day", lookup_expr="gte", help_text="First gaming day, YYYY-MM-DD.")
+
+
 @extend_schema_view(get=extend_schema(
     summary="Recorded daily closes (newest first)",
-    parameters=[OpenApiParameter("venue", type=str, required=False),
-                OpenApiParameter("from", type=OpenApiTypes.DATE, required=False),
-                OpenApiParameter("to", type=OpenApiTypes.DATE, required=False)],
     responses={200: DayCloseRowSerializer(many=True), 400: ERRORS[400]}))
-class DayClosesView(APIView):
-    permission_classes = PERMISSIONS
+class DayClosesView(CursorListView):
     roles_read = READERS
     roles_write = ()
+    queryset = DayClose.objects.all()
+    serializer_class = DayCloseRowSerializer
+    filterset_class = DayCloseFilter
+    ordering = ("-gaming_day", "venue")
+    page_size_max = LIST_ROWS_MAX
 
     def get(self, request: Request) -> Response:
-        rows = DayClose.objects.all()
-        params = request.query_params
-        if params.get("venue"):
-            rows = rows.filter(venue=params["venue"])
-        if params.get("from"):
-            rows = rows.filter(gaming_day__gte=_day(params["from"], "from"))
-        if params.get("to"):
-            rows = rows.filter(gaming_day__lte=_day(params["to"], "to"))
-        return Response(DayCloseRowSerializer(rows[:LIST_ROWS_MAX], many=True).data)
+        return self.list(request)
 
 
 @extend_schema_view(get=extend_schema(
     summary="Recorded journal exports (newest first): who, what, digest, head",
     responses={200: JournalExportRowSerializer(many=True)}))
-class JournalExportsView(APIView):
-    permission_classes = PERMISSIONS
+class JournalExportsView(CursorListView):
     roles_read = READERS
     roles_write = ()
+    queryset = JournalExport.objects.all()
+    serializer_class = JournalExportRowSerializer
+    ordering = "-position"
+    page_size_max = LIST_ROWS_MAX
 
     def get(self, request: Request) -> Response:
-        rows = JournalExport.objects.all()[:LIST_ROWS_MAX]
-        return Response(JournalExportRowSerializer(rows, many=True).data)
+        return self.list(request)
 
 
 @extend_schema_view(get=extend_schema(
     summary="Daily seals (newest first): the verified head per gaming day",
     responses={200: DaySealSerializer(many=True)}))
-class DaySealsView(APIView):
-    permission_classes = PERMISSIONS
+class DaySealsView(CursorListView):
     roles_read = READERS
     roles_write = ()
+    queryset = DaySeal.objects.all()
+    serializer_class = DaySealSerializer
+    ordering = "-gaming_day"
+    page_size_max = LIST_ROWS_MAX
 
     def get(self, request: Request) -> Response:
-        rows = DaySeal.objects.all()[:LIST_ROWS_MAX]
-        return Response(DaySealSerializer(rows, many=True).data)
+        return self.list(request)

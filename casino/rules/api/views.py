@@ -7,18 +7,20 @@ compliance officer, or by `manage.py register_venue`, through the command
 runner (casino.rules.commands).
 """
 
+import django_filters
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import PERMISSIONS, KeyedWriteView, write_schema
+from casino.pagination import CursorListView
 from casino.roles import Role
 from ledger import Metadata
 
 from .. import commands, queries
 from ..errors import RulesError, RulesErrorCode
-from ..models import RulebookVersion, Venue
+from ..models import RulebookVersion, Venue, VenueType
 from .serializers import (
     ErrorSerializer,
     RulebookVersionDetailsSerializer,
@@ -44,20 +46,43 @@ def _metadata(request: Request) -> Metadata:
     return Metadata(actor=request.user.get_username(), source=commands.SOURCE)
 
 
-class RulebookVersionsView(APIView):
-    """Every loaded rulebook version, by rulebook id and version.
+class RulebookVersionFilter(django_filters.FilterSet):
+    rulebook_id = django_filters.CharFilter(help_text="Versions of this rulebook.")
+    venue_type = django_filters.ChoiceFilter(choices=VenueType.choices,
+                                             help_text="Rulebooks for this type of venue.")
+
+    class Meta:
+        model = RulebookVersion
+        fields = ["rulebook_id", "venue_type"]
+
+
+class VenueFilter(django_filters.FilterSet):
+    rulebook_id = django_filters.CharFilter(help_text="Venues playing under this rulebook.")
+    venue_type = django_filters.ChoiceFilter(choices=VenueType.choices,
+                                             help_text="Venues of this type.")
+
+    class Meta:
+        model = Venue
+        fields = ["rulebook_id", "venue_type"]
+
+
+class RulebookVersionsView(CursorListView):
+    """Every loaded rulebook version, by rulebook id and version (cursor
+    pages, casino.pagination).
 
     Roles: every role reads.
     """
 
-    permission_classes = PERMISSIONS
     roles_read = EVERY_ROLE
     roles_write = ()
+    queryset = RulebookVersion.objects.all()
+    serializer_class = RulebookVersionSerializer
+    filterset_class = RulebookVersionFilter
+    ordering = ("rulebook_id", "version")
 
     @extend_schema(responses=RulebookVersionSerializer(many=True))
     def get(self, request: Request) -> Response:
-        versions = RulebookVersion.objects.all()
-        return Response(RulebookVersionSerializer(versions, many=True).data)
+        return self.list(request)
 
 
 class RulebookVersionDetailsView(APIView):
@@ -85,7 +110,7 @@ class RulebookVersionDetailsView(APIView):
         return Response(RulebookVersionDetailsSerializer(rulebook).data)
 
 
-class VenuesView(KeyedWriteView):
+class VenuesView(CursorListView, KeyedWriteView):
     """Every registered venue and the rulebook it plays under; register one.
 
     Roles: every role reads; a compliance officer registers.
@@ -95,9 +120,14 @@ class VenuesView(KeyedWriteView):
     roles_read = EVERY_ROLE
     roles_write = VENUE_WRITERS
 
+    queryset = Venue.objects.all()
+    serializer_class = VenueSerializer
+    filterset_class = VenueFilter
+    ordering = "code"
+
     @extend_schema(responses=VenueSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response(VenueSerializer(Venue.objects.all(), many=True).data)
+        return self.list(request)
 
     @write_schema(VenueRegistrationSerializer, VenueSerializer,
                   "Register a venue: a hall, partner premises (18+ or not), casino or online",

@@ -46,12 +46,29 @@ def _ids(response) -> list[str]:
 
 
 def test_alerts_are_listed_newest_first(officer, alerts):
-    """All three, by descending position, with the total count."""
+    """All three, by descending position, on one page: no next page."""
     _, _, (first, second, third) = alerts
     response = officer.get("/api/v1/alerts")
     assert response.status_code == 200
-    assert response.json()["count"] == 3
+    assert (response.json()["has_more"], response.json()["next"]) == (False, None)
     assert _ids(response) == [f"alert/{third}", f"alert/{second}", f"alert/{first}"]
+
+
+def test_alerts_are_paged_by_cursor(officer, alerts):
+    """A page of one names the next page; following `next` reads the rest
+    in the same order, each alert once (issue 18 item 1)."""
+    _, _, (first, second, third) = alerts
+    page = officer.get("/api/v1/alerts", {"limit": 1}).json()
+    seen = _ids_of(page)
+    while page["has_more"]:
+        page = officer.get(page["next"]).json()
+        seen += _ids_of(page)
+    assert seen == [f"alert/{third}", f"alert/{second}", f"alert/{first}"]
+    assert page["next"] is None
+
+
+def _ids_of(page: dict) -> list[str]:
+    return [alert["id"] for alert in page["results"]]
 
 
 @pytest.mark.parametrize(
@@ -78,18 +95,22 @@ def test_alerts_are_filtered_and_paged(officer, alerts, query, expected):
 def test_alerts_are_filtered_by_player(officer, alerts):
     regular, _, (first, _, third) = alerts
     response = officer.get("/api/v1/alerts", {"player_id": regular.id})
-    assert (response.json()["count"], _ids(response)) == (2, [f"alert/{third}", f"alert/{first}"])
+    assert _ids(response) == [f"alert/{third}", f"alert/{first}"]
 
 
 @pytest.mark.parametrize(
     "query, answer",
     [
-        ({"kind": "rumour"}, {"kind": ['"rumour" is not a valid choice.']}),
+        ({"kind": "rumour"},
+         {"kind": ["Select a valid choice. rumour is not one of the available choices."]}),
         ({"limit": 0}, {"limit": ["Ensure this value is greater than or equal to 1."]}),
         ({"limit": 501}, {"limit": ["Ensure this value is less than or equal to 500."]}),
         ({"offset": -1}, {"offset": ["Ensure this value is greater than or equal to 0."]}),
+        ({"cursor": "not-a-cursor"},
+         {"cursor": ["not a cursor this API gave out: follow `next` or `previous`"]}),
     ],
-    ids=["unknown_kind_case", "zero_limit_case", "large_limit_case", "negative_offset_case"],
+    ids=["unknown_kind_case", "zero_limit_case", "large_limit_case", "negative_offset_case",
+         "bad_cursor_case"],
 )
 def test_bad_alert_filters_are_refused(officer, venues, query, answer):
     response = officer.get("/api/v1/alerts", query)

@@ -156,11 +156,13 @@ def test_corrections_are_listed_and_filtered(api_client, proposed, outi):
                                reason="Rounding repair, ticket 12", actor="olli")
     post(outi, f"/api/v1/corrections/{proposed.id}/reject", {"note": "Duplicate"})
     listed = auditor.get("/api/v1/corrections").json()
-    assert (listed["count"], [c["id"] for c in listed["results"]]) == (2, [other.id, proposed.id])
+    # Both were proposed at the test clock's one time: a tie is ordered by id,
+    # so the cursor pages the same way every time (casino.pagination).
+    assert [c["id"] for c in listed["results"]] == sorted([other.id, proposed.id], reverse=True)
     rejected = auditor.get("/api/v1/corrections", {"state": "rejected"}).json()
     assert [c["id"] for c in rejected["results"]] == [proposed.id]
     assert auditor.get("/api/v1/corrections", {"account": "cage/test/cash"}).json() == {
-        "count": 0, "results": []}
+        "next": None, "previous": None, "has_more": False, "results": []}
 
 
 def test_a_correction_is_read_by_id(api_client, proposed):

@@ -300,7 +300,8 @@ def test_listing_limits_shows_each_as_it_stands_now(api_client, venues):
     player = make_player(daily=100_00, monthly=1_000_00)
     response = api_client(Role.COMPLIANCE_OFFICER).get(f"/api/v1/players/{player.id}/limits")
     assert response.status_code == 200
-    assert response.json() == [
+    assert response.json()["has_more"] is False
+    assert response.json()["results"] == [
         {"kind": "daily_spend", "unit": "money", "value": "100.00", "pending_value": None,
          "pending_effective_at": None, "cite": "002:L3078"},
         {"kind": "monthly_spend", "unit": "money", "value": "1000.00", "pending_value": None,

@@ -19,9 +19,9 @@ def test_rulebook_versions_are_listed(table, venues):
     """Every shipped rulebook, by id and version, with its header."""
     response = table.get("/api/v1/rulebooks")
     assert response.status_code == 200
-    assert [row["key"] for row in response.json()] == SHIPPED
+    assert [row["key"] for row in response.json()["results"]] == SHIPPED
     casino = RulebookVersion.objects.get(key="ray-casino@1")
-    assert response.json()[2] == {
+    assert response.json()["results"][2] == {
         "key": "ray-casino@1", "rulebook_id": "ray-casino", "version": 1,
         "effective_from": "2026-01-01", "effective_from_cite": "",
         "seed": "002", "title": casino.title, "venue_type": "casino", "currency": "EUR",
@@ -63,7 +63,7 @@ def test_venues_are_listed(table, venues):
     """The six registered venues, by code."""
     response = table.get("/api/v1/venues")
     assert response.status_code == 200
-    assert [row["code"] for row in response.json()] == [
+    assert [row["code"] for row in response.json()["results"]] == [
         "casino-helsinki", "hall-helsinki", "olympic-tallinn", "partner-kioski",
         "poker-helsinki", "ray-online"]
 

@@ -14,9 +14,9 @@ ENDPOINTS = {
     "/api/v1/players/{player_id}/limits": {
         "get": (None, "200", None), "post": ("LimitSettingRequest", "200", "PlayerLimit")},
     "/api/v1/checks/stake": {"post": ("StakeCheckRequest", "200", "Verdict")},
-    "/api/v1/alerts": {"get": (None, "200", "AlertPage")},
+    "/api/v1/alerts": {"get": (None, "200", "PaginatedAlertList")},
     "/api/v1/alerts/{alert_id}": {"get": (None, "200", "Alert")},
-    "/api/v1/corrections": {"get": (None, "200", "CorrectionPage"),
+    "/api/v1/corrections": {"get": (None, "200", "PaginatedCorrectionList"),
                             "post": ("CorrectionProposalRequest", "201", "Correction")},
     "/api/v1/corrections/{correction_id}": {"get": (None, "200", "Correction")},
     "/api/v1/corrections/{correction_id}/approve": {

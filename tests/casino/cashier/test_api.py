@@ -33,7 +33,7 @@ def test_a_shift_over_the_api_with_a_transfer_and_a_short(venues):
         format="json", HTTP_IDEMPOTENCY_KEY="c-2")
     assert (closed.status_code, closed.json()["over_short_minor"]) == (201, -500_00)
     listed = client_for(Role.ACCOUNTANT).get("/api/v1/cashier/shifts", {"venue": VENUE})
-    assert [s["state"] for s in listed.json()] == ["closed"]
+    assert [s["state"] for s in listed.json()["results"]] == ["closed"]
 
 
 def test_unknown_fields_are_refused(venues):

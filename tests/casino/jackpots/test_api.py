@@ -36,7 +36,7 @@ def test_pools_are_opened_listed_and_reconciled_over_the_api(venues):
     assert history["contributions"] == 3
     assert client_for(Role.TABLE_CONTROLLER).get("/api/v1/jackpots/pools").status_code == 403
     listed = client_for(Role.ACCOUNTANT).get("/api/v1/jackpots/pools").json()
-    assert [p["key"] for p in listed] == [f"{VENUE}/bad_beat"]
+    assert [p["key"] for p in listed["results"]] == [f"{VENUE}/bad_beat"]
 
 
 def test_rolling_up_an_open_day_answers_409_and_writes_nothing(venues):

@@ -329,7 +329,7 @@ def test_officers_approve_and_pay_a_progressive_hit_over_the_api(
         _, bets = play(table_id, {1: (alice, 5_00)}, ROYAL)
     listed = client_for(Role.AUDITOR).get("/api/v1/jackpots/hits?state=hit").json()
     assert [(h["hit_id"], h["trigger"], h["row"], h["pool_basis_points"], h["bet_id"])
-            for h in listed] == [(bets[1], "progressive", "royal_flush", 10000, bets[1])]
+            for h in listed["results"]] == [(bets[1], "progressive", "royal_flush", 10000, bets[1])]
     refused = post(client_for(Role.TABLE_CONTROLLER),
                    f"/api/v1/jackpots/hits/{bets[1]}/approve", {}, key="a0")
     assert refused.status_code == 403

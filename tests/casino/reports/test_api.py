@@ -102,7 +102,7 @@ def test_the_close_preview_then_the_recorded_close(seeded_day, monkeypatch):
     assert again.json()["replayed"] is True
     assert again.json()["position"] == created.json()["position"]
     listed = client_for(Role.AUDITOR).get("/api/v1/reports/closes", {"venue": ROOM})
-    assert [row["position"] for row in listed.json()] == [created.json()["position"]]
+    assert [row["position"] for row in listed.json()["results"]] == [created.json()["position"]]
     assert client_for(Role.AUDITOR).post(url, headers={"Idempotency-Key": "y"}).status_code \
         == 403
 
@@ -118,13 +118,14 @@ def test_exports_and_seals_are_listed_for_auditors(seeded_day, monkeypatch):
     auditor = client_for(Role.AUDITOR)
     body(auditor.get(JOURNAL, {"from": DAY.isoformat(), "to": DAY.isoformat()}))
     exports = auditor.get("/api/v1/reports/exports").json()
-    assert [(row["actor"], row["format"]) for row in exports] == [(auditor.username, "csv")]
+    assert [(row["actor"], row["format"]) for row in exports["results"]] == [
+        (auditor.username, "csv")]
     monkeypatch.setattr("casino.clock.now", lambda: DAY_AFTER)
     from casino.reports.commands import seal_day
 
     seal_day(gaming_day=DAY)
     seals = auditor.get("/api/v1/reports/seals").json()
-    assert [row["gaming_day"] for row in seals] == [DAY.isoformat()]
+    assert [row["gaming_day"] for row in seals["results"]] == [DAY.isoformat()]
 
 
 def _staff(username: str, role: Role | None, superuser: bool = False) -> APIClient:
