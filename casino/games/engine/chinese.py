@@ -17,8 +17,10 @@ Scoring, each player against each other player (000:L2633-2641):
   to every legal hand and pays their bonuses, wins none (000:L2668-2671); a
   player's net loss in a hand is at most 50 points, the 50 shared among the
   winners pro rata, the odd points after the button (000:L2686-2692).
-- Chinese Poker at RAY, 1-3 scoring (002:L1995): two lines of three won is
-  one point, all three three points (decision games.chinese_poker.scoring).
+- Chinese Poker at RAY, the scoring announced in the room (002:L1995):
+  1-3 (two lines of three won is one point, all three three points), 2-4
+  (a point a line and one for the majority) or 1-6 (a point a line and three
+  more for all three); decision games.chinese_poker.scoring.
 
 Money (decision games.chinese.escrow): each playing seat stakes the most it
 can lose in a hand (`seat` bet: the table's `table_points` x point value),
@@ -120,9 +122,13 @@ def pair_points(a: Mapping[str, int], b: Mapping[str, int], scoring: Mapping[str
         # 002:L1995: two of three lines one point, all three three points.
         points = 3 if won_a == 3 else -3 if won_b == 3 else (won_a == 2) - (won_b == 2)
         return points, won_a, won_b
+    # Per line, with a bonus for the majority of lines and one for all three
+    # (002:L1995-1997: the scoring announced in the room; OFC 000:L2633-2641).
     per_line = int(scoring["points_per_line"])
     scoop = int(scoring["scoop_bonus"])
+    majority = int(scoring.get("majority_bonus", 0))
     points = per_line * (won_a - won_b)
+    points += majority if won_a > won_b else -majority if won_b > won_a else 0
     points += scoop if won_a == 3 else -scoop if won_b == 3 else 0
     return points, won_a, won_b
 
@@ -309,7 +315,9 @@ class OpenFacedChinesePoker(_Chinese):
 
 
 class ChinesePoker(_Chinese):
-    """RAY's Chinese Poker (002:L1989-1997), 1-3 scoring."""
+    """RAY's Chinese Poker (002:L1989-1997): the scoring the table announces
+    (config `scoring`): 1-3 (the default), 2-4 or 1-6 (rows of
+    games.chinese_poker.scoring, decision games.chinese_poker.scoring)."""
 
     id = "chinese_poker"
     scoring_table = "games.chinese_poker.scoring"
