@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +27,7 @@ import pytest
 from tests.integration.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-PYTHON = ROOT / ".venv" / "bin" / "python"
+PYTHON = Path(sys.executable)
 pytestmark = [pytest.mark.slow]
 
 REGISTER = """
@@ -113,6 +114,7 @@ def test_a_base_backup_and_its_wal_restore_to_a_moment_between_two_writes(
         admin.execute("CREATE DATABASE casino")
     env = {**os.environ, "DATABASE_URL": server.url("casino"), "PG_BIN": str(_pg_bin()),
            "PGUSER": "postgres", "DJANGO_SETTINGS_MODULE": "casino.settings",
+           "PYTHON": sys.executable,
            "LEDGER_SEAL_FILE": str(workdir / "seals.jsonl"),
            "LEDGER_SEAL_KEY_FILE": str(workdir / "seal.key")}
     env.pop("PGHOST", None)
