@@ -6,7 +6,8 @@ test's database and an embedded Redis; the test process appends deposits
 would. The worker is killed (SIGKILL, its pool included) while the
 receiver holds its first request open: the delivery was received but never
 marked, so a second worker sends it again (at least once), and the
-receiver, deduplicating by position, sees every stream in order.
+receiver, deduplicating by position, sees every stream in order, each
+delivery signed. After a secret's rotation the worker signs with both.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def _statuses(subscription_id: str) -> list[str]:
 def test_a_worker_killed_mid_delivery_loses_nothing_and_streams_stay_in_order(
         venues, celery_processes, celery_client, receiver):  # noqa: F811
     procs = celery_processes
-    created = subscribe(client_in(Role.CAGE), receiver.url, event_types=["cage."])
+    owner = client_in(Role.CAGE)
+    created = subscribe(owner, receiver.url, event_types=["cage."])
     assert created.status_code == 201, created.content
     subscription = created.json()
     players = [make_player(), make_player()]
@@ -94,3 +96,18 @@ def test_a_worker_killed_mid_delivery_loses_nothing_and_streams_stay_in_order(
         last[receipt.stream] = receipt.position
         assert signing.verify(receipt.body, receipt.headers, subscription["secret"])
     assert len(last) == 2                                # two players' streams
+
+    # 3. A rotated secret: the worker signs with the old and the new one.
+    rotated = owner.post(f"/api/v1/webhooks/subscriptions/{subscription['id']}/secrets",
+                         {"previous_valid_seconds": 3600}, format="json",
+                         headers={"Idempotency-Key": "rotate-1"})
+    assert rotated.status_code == 201, rotated.content
+    new_secret = rotated.json()["secret"]
+    cash_deposit(players[1].id, at=NOON)
+    wait_for(all_delivered, timeout=120, what="the delivery after the rotation",
+             logs=[procs.log("worker-b")])
+    after = receiver.first_receipts()[-1]
+    assert after.position > expected[-1]
+    assert len(after.headers[signing.SIGNATURE_HEADER].split()) == 2
+    assert signing.verify(after.body, after.headers, subscription["secret"])
+    assert signing.verify(after.body, after.headers, new_secret)
