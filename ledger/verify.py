@@ -277,7 +277,8 @@ def _verify_from_last_seal(progress, rate, audit: int = 0) -> VerifyResult:
         result = replace(result, sealed=since, since=since)
         if not result.ok:
             return replace(result, last_good_seal=last_seal)
-        failed_balance = _verify_balances(result, after=since)
+        # With no seal yet this is the full run: every account, posted to or not.
+        failed_balance = _verify_balances(result, after=since or None)
         if failed_balance is not None:
             return failed_balance
         if since == 0:

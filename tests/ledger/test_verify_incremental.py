@@ -192,6 +192,16 @@ def test_the_first_incremental_run_without_a_seal_file_is_the_full_one(accounts,
     assert not list(seal_dir.glob("seals-*.jsonl"))
 
 
+def test_the_first_incremental_run_checks_every_balance(accounts, seal_dir):
+    """With no seal yet, an account no event posts to is checked too: bob's
+    balance raised with the triggers off is named, and nothing is sealed."""
+    _grow_to(6)
+    _tamper(("UPDATE ledger_account SET balance_minor = 500 WHERE code = 'player/bob'", []))
+    result = verify_ledger(incremental=True)
+    assert (result.ok, result.account) == (False, "player/bob"), str(result)
+    assert not list(seal_dir.glob("seals-*.jsonl"))
+
+
 def test_the_rate_holds_the_walk_to_that_many_events_a_second(accounts, monkeypatch):
     """At 4 events a second, 10 events are read in chunks of at most 4 and the
     walk pauses 10 / 4 = 2.5 s in all (a clock that moves only when the walk
