@@ -14,10 +14,12 @@ The replica scope opens around the view's own work and nothing before it:
   was loaded from the primary, and is rendered inside the scope, as a
   TemplateResponse would otherwise read its rows after the scope closed.
 
-Not listed, so always on the primary: the journal export (reading it
-records a `reports.journal_exported` event, and its CSV streams after the
-view has returned), account balances (a cage reads them before it acts),
-every write, and the admin's users, groups, keys and sign-in records.
+Not listed: the journal export, which chooses for itself
+(casino/reports/responses.py: it reads the journal where it read its head,
+chunk by chunk as the CSV streams after the view has returned, and records
+`reports.journal_exported` on the primary with `on_primary()`). Always on
+the primary: account balances (a cage reads them before it acts), every
+write, and the admin's users, groups, keys and sign-in records.
 
 Decision (not in the seeds): the middleware answers the listed routes
 from `process_view`, so it sits last among the middlewares that have a

@@ -37,7 +37,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
+from typing import Iterable, Iterator, TypeVar
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
@@ -46,6 +46,9 @@ REPLICA = "replica"
 
 # The alias the current scope reads from; None outside every scope.
 _reading: ContextVar[str | None] = ContextVar("casino_replica_reading", default=None)
+# Inside a replica scope: the thread's own primary connection, for on_primary().
+_primary: ContextVar[object | None] = ContextVar("casino_replica_primary", default=None)
+T = TypeVar("T")
 # alias -> (time.monotonic() when measured, lag in seconds or None if unusable)
 _lag_cache: dict[str, tuple[float, float | None]] = {}
 
@@ -121,13 +124,31 @@ def reading_from_replica() -> Iterator[str]:
 
     Yields the alias chosen (`replica` or `default`). A nested scope keeps
     the outer one's choice. Only for code that reads: a write inside a
-    replica scope is refused by the standby.
+    replica scope is refused by the standby (see `on_primary`).
     """
     outer = _reading.get()
     if outer is not None:
         yield outer
         return
-    alias = read_alias()
+    with reading_in(read_alias()) as alias:
+        yield alias
+
+
+@contextmanager
+def reading_in(alias: str) -> Iterator[str]:
+    """Read from `alias` (a choice `reading_from_replica` made before) inside this block.
+
+    For work that goes on after the scope that chose closed, such as a
+    streamed export: it keeps reading where its first part read. Inside a
+    transaction on the primary it stays there, whatever `alias` says.
+    """
+    outer = _reading.get()
+    if outer is not None:
+        yield outer
+        return
+    if alias == REPLICA and (not replica_configured()
+                             or connections[DEFAULT_DB_ALIAS].in_atomic_block):
+        alias = DEFAULT_DB_ALIAS
     token = _reading.set(alias)
     if alias == DEFAULT_DB_ALIAS:
         try:
@@ -136,12 +157,54 @@ def reading_from_replica() -> Iterator[str]:
             _reading.reset(token)
         return
     primary = connections[DEFAULT_DB_ALIAS]
+    primary_token = _primary.set(primary)
     connections[DEFAULT_DB_ALIAS] = connections[REPLICA]
     try:
         yield alias
     finally:
         connections[DEFAULT_DB_ALIAS] = primary
+        _primary.reset(primary_token)
         _reading.reset(token)
+
+
+@contextmanager
+def on_primary() -> Iterator[None]:
+    """Run this block on the primary, inside a replica scope or not.
+
+    For the one write that belongs to a read: a journal export records
+    itself (`reports.journal_exported`) after reading the journal.
+    """
+    primary = _primary.get()
+    if _reading.get() != REPLICA or primary is None:
+        yield
+        return
+    replica = connections[DEFAULT_DB_ALIAS]
+    token = _reading.set(None)
+    primary_token = _primary.set(None)
+    connections[DEFAULT_DB_ALIAS] = primary
+    try:
+        yield
+    finally:
+        connections[DEFAULT_DB_ALIAS] = replica
+        _primary.reset(primary_token)
+        _reading.reset(token)
+
+
+def streaming_in(alias: str, chunks: Iterable[T]) -> Iterator[T]:
+    """Yield `chunks`, producing each inside `reading_in(alias)`.
+
+    A streamed response is produced after its view has returned, by the
+    server; each step opens the scope again (and closes it before the
+    chunk goes out), so the rows keep coming from where the view read.
+    """
+    iterator = iter(chunks)
+    while True:
+        with reading_in(alias):
+            try:
+                chunk = next(iterator)
+            except StopIteration:
+                return
+        yield chunk
 
 
 class ReplicaRouter:

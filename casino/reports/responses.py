@@ -16,7 +16,11 @@ import datetime as dt
 
 from django.http import StreamingHttpResponse
 
+from casino.replicas.router import (REPLICA, on_primary, reading_from_replica, reading_in,
+                                    streaming_in)
+
 from . import commands
+from .errors import ReportsError
 from .journal import CsvExport, write_xlsx
 from .reading import head_at
 
@@ -25,11 +29,17 @@ XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml
 
 def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
                      head_position: int | None, actor: str):
-    """Return the export as a streamed response; the export records itself."""
-    head = head_at(head_position)
+    """Return the export as a streamed response; the export records itself.
+
+    The journal is read from the replica when it is fresh (issue 19 point
+    6, casino/replicas), the whole export where its head was read; the
+    record is written on the primary.
+    """
+    alias, head = _read_head(head_position)
     name = f"journal-{first.isoformat()}-{last.isoformat()}"
     if format == "xlsx":
-        export = write_xlsx(first, last, head=head)
+        with reading_in(alias):
+            export = write_xlsx(first, last, head=head)
         files = [{"part": "workbook", "rows": export.journal.rows + export.trial_balance.rows,
                   "sha256": export.sha256, "bytes": export.bytes,
                   "totals": export.journal.totals(),
@@ -47,18 +57,36 @@ def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
     else:
         def record(csv_export: CsvExport):
             tally = csv_export.tally
-            return commands.record_export(
-                actor=actor, first=first, last=last, format="csv", part=part, head=head,
-                files=[{"part": part, "rows": tally.rows, "sha256": tally.digest.hexdigest(),
-                        "bytes": tally.bytes, "totals": tally.totals()}])
+            with on_primary():
+                return commands.record_export(
+                    actor=actor, first=first, last=last, format="csv", part=part, head=head,
+                    files=[{"part": part, "rows": tally.rows,
+                            "sha256": tally.digest.hexdigest(),
+                            "bytes": tally.bytes, "totals": tally.totals()}])
 
         suffix = "" if part == "journal" else f"-{part.replace('_', '-')}"
         export = CsvExport(first, last, part=part, head=head, record=record)
-        response = StreamingHttpResponse(iter(export), content_type="text/csv; charset=utf-8")
+        response = StreamingHttpResponse(streaming_in(alias, export),
+                                         content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}{suffix}.csv"'
     response["X-Ledger-Head-Position"] = str(head.position)
     response["X-Ledger-Head-Hash"] = head.hash
     return response
+
+
+def _read_head(head_position: int | None):
+    """Return where the export reads and its head: the replica's when fresh, else the primary's.
+
+    A head the client names that the replica has not replayed yet is read
+    on the primary, as is everything after it.
+    """
+    with reading_from_replica() as alias:
+        try:
+            return alias, head_at(head_position)
+        except ReportsError:
+            if alias != REPLICA:
+                raise
+    return "default", head_at(head_position)
 
 
 CHUNK_BYTES = 64 * 1024

@@ -172,3 +172,45 @@ def test_the_reports_lists_are_served_from_the_replica_unchanged(replica, settin
     lag_beyond(LAG_MAX_S_SMALL)
     forget_lag()
     assert _closed_days(accountant) == ["2026-06-15", "2026-06-16"]
+
+
+def _journal(client, format: str, **query):
+    answer = client.get("/api/v1/reports/journal",
+                        {"from": "2026-06-16", "to": "2026-06-16", "format": format, **query})
+    assert answer.status_code == 200, answer.content
+    body = b"".join(answer.streaming_content)
+    return int(answer["X-Ledger-Head-Position"]), body
+
+
+@REPLICA_DB
+@pytest.mark.parametrize("format", ["csv", "xlsx"])
+def test_the_journal_export_reads_the_replica_and_records_on_the_primary(
+        replica, settings, format):
+    """Within the bound the export is read at the replica's head; its record is the primary's.
+
+    Beyond the bound, or for a head only the primary has, it is read on
+    the primary.
+    """
+    from casino.reports.models import JournalExport
+
+    accountant = client_for(Role.ACCOUNTANT)
+    replica_head, primary_head = witness(replica)
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_GENEROUS
+    forget_lag()
+    position, body = _journal(accountant, format)
+    assert position == replica_head
+    assert body
+    # Recorded on the primary while replay is paused: the replica cannot have it.
+    recorded = JournalExport.objects.get()
+    assert recorded.head_position == replica_head
+    assert recorded.position == primary_head + 1
+
+    position, _ = _journal(accountant, format, head=primary_head + 1)
+    assert position == primary_head + 1     # a head the replica lacks: the primary's
+
+    settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_SMALL
+    lag_beyond(LAG_MAX_S_SMALL)
+    forget_lag()
+    position, _ = _journal(accountant, format)
+    assert position == primary_head + 2
+    assert JournalExport.objects.count() == 3
