@@ -660,8 +660,9 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[BetAtVersion], 
                               table.config)
         rotation = getattr(engine, "rotation_refusal", None)
         if broken is None and rotation is not None:
-            # The bank's turn in seat order (player-banked Pai Gow, 002:L2623).
-            broken = rotation(bet_kind.kind, bet_kind.spec, previous, table.config)
+            # The bank's turn in seat order (Pai Gow 002:L2623, Baccara 002:L2819).
+            broken = rotation(bet_kind.kind, bet_kind.spec, previous, table.config,
+                              player_id=player_id)
         if broken is not None:
             return GamesError(Code.BANK_RULE, broken["message"], amount_minor=stake_minor,
                               **{k: v for k, v in broken.items() if k != "message"}

@@ -30,6 +30,8 @@ from .common import (
     find_row,
     lose,
     parse_cards,
+    passed_of,
+    passes_due,
     pay,
     push,
     result_of,
@@ -206,6 +208,7 @@ BACCARA_PAYOUTS = "games.baccara.payouts"
 
 
 PUNTO_SIDE = ("punto", "banco_solo", "avec_la_table")
+SEATS_MAX = 12         # a chemin-de-fer table's seats (a named bound)
 BANK_SIDE = ("banco", "banco_avec")
 
 
@@ -232,14 +235,28 @@ class Baccara:
     stand freely unless one holds a natural (002:L2869); `avec_la_table`
     stakes exactly half the bank against it, the others together the rest.
     The house's result is the commission alone.
+
+    A table may post its seats (`seats`, 2-12): the bank then goes round in
+    seat order (decision games.baccara.bank_rotation, 002:L2819 "the bank
+    passes to the next player"). The `banco` bet names the banker's seat
+    (`spec.seat`); a banker who keeps the bank stays at the seat; otherwise
+    (punto won, or the banker gave it up) the next seat after the last
+    bank's takes it or passes it on, and the bank bet lists the seats that
+    passed since (`spec.passed`). Without posted seats the bank's seat is
+    not kept and only the continuation rules hold.
     """
 
     id = "baccara"
     tables = (BACCARA_PAYOUTS, BACCARA_DRAWING)
 
     def configure(self, config, tables):
-        if config:
-            raise BetInvalid("baccara takes no table options")
+        if set(config) - {"seats"}:
+            raise BetInvalid("baccara takes only `seats` (2-12: the bank goes round them)")
+        if "seats" in config:
+            seats = config["seats"]
+            if type(seats) is not int or not 2 <= seats <= SEATS_MAX:
+                raise BetInvalid(f"seats is a whole number from 2 to {SEATS_MAX}")
+            return {"seats": seats}
         return {}
 
     @staticmethod
@@ -252,7 +269,46 @@ class Baccara:
             raise BetInvalid(f"baccara has no bet {kind!r}; one of"
                              f" {', '.join(BANK_SIDE + PUNTO_SIDE)}")
         row = find_row(tables[BACCARA_PAYOUTS], "banco" if kind in BANK_SIDE else "punto")
-        return BetKind(kind, {}, row["bet_unit"], kind)
+        seats = config.get("seats")
+        if kind != "banco" or seats is None:
+            return BetKind(kind, {}, row["bet_unit"], kind)
+        seat = (spec or {}).get("seat")
+        if type(seat) is not int or not 1 <= seat <= seats:
+            raise BetInvalid(f"the bank names its seat: spec.seat from 1 to {seats}")
+        passed = passed_of(spec, seats)
+        clean = {"seat": seat, **({"passed": passed} if passed is not None else {})}
+        return BetKind(kind, clean, row["bet_unit"], kind)
+
+    @staticmethod
+    def rotation_refusal(kind, spec, previous, config, player_id=None):
+        """The bank's turn in seat order at a table with posted seats (002:L2819)."""
+        seats = config.get("seats")
+        if kind != "banco" or seats is None:
+            return None
+        passed = list(spec.get("passed", ()))
+        last = next((b for b in (previous or {}).get("bets", ())
+                     if b["kind"] == "banco" and "seat" in (b.get("spec") or {})), None)
+        if last is None:
+            if passed:
+                return {"message": "the table's first bank follows no one: no seat passed it",
+                        "cite": "002:L2819", "decision": "games.baccara.bank_rotation"}
+            return None
+        held, seat = int(last["spec"]["seat"]), int(spec["seat"])
+        keeps = last["player_id"] == player_id and last["result"] != "lose"
+        if keeps:
+            if seat != held or passed:
+                return {"message": f"the banker keeping the bank stays at seat {held}",
+                        "cite": "002:L2817", "decision": "games.baccara.bank_rotation"}
+            return None
+        due = passes_due(held, seat, seats)
+        if passed != due:
+            return {"message": f"the bank goes round in seat order: after seat {held} it is"
+                               f" seat {held % seats + 1}'s to take or pass; seat {seat}"
+                               f" takes it with seats {due or 'none'} passed (listed:"
+                               f" {passed or 'none'})", "cite": "002:L2819",
+                    "decision": "games.baccara.bank_rotation", "previous_bank_seat": held,
+                    "passed_due": due}
+        return None
 
     def bank_refusal(self, kind, player_id, stake_minor, placed, previous, config):
         """The bank's rules (002:L2811, L2817-2827); None when the stake may go on."""

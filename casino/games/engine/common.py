@@ -313,3 +313,25 @@ def contribute(settled: Settled, basis_points: int, kind: str, cite: str) -> Set
                    {**settled.detail, "contribution": {"basis_points": basis_points,
                                                        "kind": kind, "cite": cite}},
                    share, kind)
+
+
+def passes_due(held: int, taker: int, seats: int) -> list[int]:
+    """The seats between the last bank's and the taker's, in seat order (cyclic).
+
+    The bank goes round: after seat `held`, each seat in turn takes it or
+    passes it on; a taker at `held` again means every other seat passed.
+    """
+    order = [(held + step - 1) % seats + 1 for step in range(1, seats)]
+    return sorted(order[:order.index(taker)] if taker != held else order)
+
+
+def passed_of(spec: Mapping[str, Any], seats: int) -> list[int] | None:
+    """A bank bet's `passed` list checked (None when absent); raises BetInvalid."""
+    passed = spec.get("passed")
+    if passed is None:
+        return None
+    if (not isinstance(passed, list) or len(passed) > seats - 1
+            or any(type(b) is not int or not 1 <= b <= seats for b in passed)
+            or len(set(passed)) != len(passed)):
+        raise BetInvalid(f"passed lists the seats (1-{seats}) that passed the bank, each once")
+    return sorted(passed)

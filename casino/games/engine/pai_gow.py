@@ -40,6 +40,8 @@ from .common import (
     find_row,
     lose,
     parse_cards,
+    passed_of,
+    passes_due,
     pay,
     push,
     result_of,
@@ -340,21 +342,16 @@ class PaiGowPoker:
 
     def bet_kind(self, kind, spec, tables, config) -> BetKind:
         if config.get("bank") == "player":
-            passed = (spec or {}).get("passed") if kind == "bank" else None
+            passed = passed_of(spec or {}, BOXES) if kind == "bank" else None
             if passed is None:
                 return box_bet(self.id, kind, spec, {"bet": BoxBet(), "bank": BoxBet()})
-            if (not isinstance(passed, list) or len(passed) > BOXES - 1
-                    or any(type(b) is not int or not 1 <= b <= BOXES for b in passed)
-                    or len(set(passed)) != len(passed)):
-                raise BetInvalid(f"passed lists the boxes (1-{BOXES}) that passed the bank,"
-                                 " each once")
             clean = {k: v for k, v in spec.items() if k != "passed"}
             return box_bet(self.id, kind, clean, {"bet": BoxBet(), "bank": BoxBet()},
-                           passed=sorted(passed))
+                           passed=passed)
         return box_bet(self.id, kind, spec, {"bet": BoxBet()})
 
     @staticmethod
-    def rotation_refusal(kind, spec, previous, config):
+    def rotation_refusal(kind, spec, previous, config, player_id=None):
         """The bank's turn in seat order (002:L2623, decision games.pai_gow.bank_rotation).
 
         None when the bank bet sits at the next box after the previous
@@ -370,11 +367,9 @@ class PaiGowPoker:
                         "cite": "002:L2623", "decision": "games.pai_gow.bank_rotation"}
             return None
         held, box = int(last["spec"]["box"]), int(spec["box"])
-        between = [(held + step - 1) % BOXES + 1 for step in range(1, BOXES)]
-        turn = between.index(box) if box != held else BOXES - 1
-        due = sorted(between[:turn])
+        due = passes_due(held, box, BOXES)
         if passed != due:
-            nxt = between[0]
+            nxt = held % BOXES + 1
             return {"message": f"the bank goes round in seat order: after box {held} it is"
                                f" box {nxt}'s to take or pass; box {box} takes it with boxes"
                                f" {due or 'none'} passed (listed: {passed or 'none'})",

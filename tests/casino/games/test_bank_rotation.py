@@ -92,3 +92,77 @@ def test_the_bank_rotates_over_http(venues):
                   "stake": "100.00"}, key=key("b"))
     assert taken.status_code == 201, taken.json()
     assert taken.json()["spec"] == {"box": 3, "passed": [2]}
+
+
+# -- Baccara (002:L2817-2819), a table posting its seats -----------------------
+
+from casino.games.engine.baccarat import Baccara  # noqa: E402
+
+BACCARA = Baccara()
+SIX = {"seats": 6}
+
+
+def _baccara_previous(player, seat, result):
+    return {"round_id": "gt-y.1", "bets": [
+        {"player_id": player, "kind": "banco", "spec": {"seat": seat}, "stake_minor": 100,
+         "returned_minor": 195 if result == "win" else 0, "result": result}]}
+
+
+def _baccara(player, seat, passed=None, previous=None):
+    spec = {"seat": seat} if passed is None else {"seat": seat, "passed": passed}
+    bet = BACCARA.bet_kind("banco", spec, {"games.baccara.payouts": [
+        {"id": "banco", "bet_unit": "coup", "cite": "002:L2811"},
+        {"id": "punto", "bet_unit": "coup", "cite": "002:L2811"}]}, SIX)
+    return BACCARA.rotation_refusal("banco", bet.spec, previous, SIX, player_id=player)
+
+
+@pytest.mark.parametrize(("last", "player", "seat", "passed", "allowed"), [
+    (("ann", 2, "win"), "ann", 2, None, True),       # the winner keeps it at her seat
+    (("ann", 2, "win"), "ann", 3, None, False),      # ... not at another
+    (("ann", 2, "win"), "ben", 3, None, True),       # she gave it up: the next seat
+    (("ann", 2, "lose"), "ben", 3, None, True),      # punto won: the next seat
+    (("ann", 2, "lose"), "cid", 4, None, False),     # seat 3 skipped
+    (("ann", 2, "lose"), "cid", 4, [3], True),       # seat 3 passed
+    (("ann", 6, "lose"), "ben", 1, None, True),      # round the table
+])
+def test_the_baccara_bank_goes_round_the_posted_seats(last, player, seat, passed, allowed):
+    refused = _baccara(player, seat, passed, _baccara_previous(*last))
+    assert (refused is None) == allowed
+    if refused is not None:
+        assert refused["decision"] == "games.baccara.bank_rotation"
+
+
+def test_a_baccara_table_without_seats_keeps_no_seat_order():
+    assert BACCARA.configure({}, {}) == {}
+    bet = BACCARA.bet_kind("banco", {}, {"games.baccara.payouts": [
+        {"id": "banco", "bet_unit": "coup", "cite": "002:L2811"}]}, {})
+    assert BACCARA.rotation_refusal("banco", bet.spec, _baccara_previous("ann", 2, "lose"),
+                                    {}, player_id="cid") is None
+    for bad in ({"seats": 1}, {"seats": 13}, {"rotation": True}):
+        with pytest.raises(BetInvalid):
+            BACCARA.configure(bad, {})
+
+
+def test_the_baccara_bank_passes_in_seat_order_over_http(venues):
+    """Ann banks at seat 2 and loses to Cid's punto: the bank is seat 3's. Cid at
+    seat 4 without seat 3 passing is refused (422 games.bank_rule); with it, taken."""
+    controller = client_for(Role.TABLE_CONTROLLER)
+    table = open_table(controller, "baccara", SIX)
+    ann, cid = funded_player(), funded_player()
+    first = play(controller, table["table_id"],
+                 [(ann.id, "banco", {"seat": 2}, "100.00"),
+                  (cid.id, "punto", {}, "100.00")],
+                 {"punto": "9h Kd", "banco": "2c 3s"})
+    reconcile(first, game="baccara")
+    assert {b["kind"]: b["result"] for b in first["bets"]}["banco"] == "lose"
+    round_id = post(controller, f"{API}/tables/{table['table_id']}/rounds", {},
+                    key=key("r")).json()["round_id"]
+    skipped = post(controller, f"{API}/rounds/{round_id}/bets",
+                   {"player_id": cid.id, "kind": "banco", "spec": {"seat": 4},
+                    "stake": "100.00"}, key=key("b"))
+    assert (skipped.status_code, skipped.json()["code"]) == (422, "games.bank_rule")
+    assert skipped.json()["details"]["passed_due"] == [3]
+    taken = post(controller, f"{API}/rounds/{round_id}/bets",
+                 {"player_id": cid.id, "kind": "banco", "spec": {"seat": 4, "passed": [3]},
+                  "stake": "100.00"}, key=key("b"))
+    assert taken.status_code == 201, taken.json()
