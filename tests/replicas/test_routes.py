@@ -52,6 +52,27 @@ def test_the_feed_is_served_from_the_replica_within_the_bound(replica, settings)
 
 
 @REPLICA_DB
+def test_a_feed_consumer_switched_between_replica_and_primary_sees_each_event_once(
+        replica, settings):
+    """Page by page, alternately served by the lagging replica and the primary: no gap, no repeat.
+
+    The replica's positions are the primary's, only later: a page it
+    serves past its head is empty and keeps the cursor where it was.
+    """
+    settings.LEDGER_FEED_FILTER = None
+    auditor = client_for(Role.AUDITOR)
+    _, primary_head = witness(replica)
+    seen, after = [], 0
+    for page in range(2 * primary_head + 2):
+        settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_GENEROUS if page % 2 == 0 else -1.0
+        forget_lag()
+        body = auditor.get("/api/v1/events", {"after": after, "limit": 1}).json()
+        seen += [event["position"] for event in body["events"]]
+        after = body["next_after"]
+    assert seen == list(range(1, primary_head + 1))
+
+
+@REPLICA_DB
 def test_a_new_client_key_is_accepted_while_the_feed_reads_the_replica(replica, settings):
     """Authentication reads (and writes last use to) the primary, before the replica scope.
 
