@@ -7,9 +7,7 @@ import zoneinfo
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import CharField, OuterRef, Subquery, Value
-from django.db.models.functions import Cast, Concat, JSONObject
+import orjson
 
 from casino.wallet import account_ceiling
 from casino.accounts import cage_cash, gaming_account
@@ -22,7 +20,7 @@ from casino.rules.models import RulebookVersion, Venue
 from casino.rules.queries import venue_day
 from casino.runner import BaseCommand, Call, Rejection
 from ledger import InvariantViolation, NewEvent, RecordedEvent
-from ledger.read import AccountType, Stream
+from ledger.read import AccountType
 
 from .. import engine, signals, snapshots
 from ..errors import PokerError, PokerErrorCode as Code
@@ -42,7 +40,7 @@ from ..events import (
     table_stacks,
     table_stream,
 )
-from ..models import Hand, HandSnapshot, HandStatus, Seat, Table
+from ..models import HandStatus, Seat, Table
 
 
 SOURCE = "casino.poker"
@@ -159,20 +157,7 @@ def load_table(table_id: str) -> TableContext:
     stream version and state, and its seats, all read from one snapshot of
     the database, so nothing in it is older than the versions.
     """
-    table = (Table.objects.filter(id=table_id)
-             .annotate(table_version=_stream_version(Concat(Value("table/"), OuterRef("id"))),
-                       last_version=_stream_version(Concat(
-                           Value("hand/"), OuterRef("id"), Value("/"),
-                           Cast(OuterRef("hands_started"), CharField()))),
-                       last_state=Subquery(Hand.objects.filter(
-                           table_id=OuterRef("id"), number=OuterRef("hands_started"))
-                           .values("state")[:1]),
-                       seat_rows=ArraySubquery(Seat.objects.filter(table_id=OuterRef("id"))
-                                               .order_by("number").values(row=JSONObject(
-                                                   key="key", number="number",
-                                                   player_id="player_id",
-                                                   stack_minor="stack_minor"))))
-             .first())
+    table = next(iter(Table.objects.raw(LOAD_TABLE_SQL, [table_id])), None)
     if table is None:
         raise PokerError(Code.UNKNOWN_TABLE, f"no table {table_id!r}",
                          table_id=table_id)
@@ -180,13 +165,35 @@ def load_table(table_id: str) -> TableContext:
     versions = {table_stream(table_id): table.table_version or 0,
                 **({hand_stream(table_id, last): table.last_version or 0} if last else {}),
                 hand_stream(table_id, last + 1): 0}
-    seats = {row["number"]: Seat(table=table, **row) for row in table.seat_rows}
+    seats = {row["number"]: Seat(table=table, **row) for row in orjson.loads(table.seat_rows)}
     running = bool(last) and table.last_state not in (HandStatus.SETTLED, HandStatus.VOIDED)
     return TableContext(table, seats, last, running, versions)
 
 
-def _stream_version(name: Any) -> Subquery:
-    return Subquery(Stream.objects.filter(name=name).values("version")[:1])
+# In SQL, not built by the ORM each time: compiling the same query from
+# annotations and subqueries cost milliseconds of CPU on every poker write,
+# more than running it (issue 13's CPU profile of the poker benchmark).
+# Model fields come through `raw`'s converters; the seats arrive as JSON.
+LOAD_TABLE_SQL = (
+    "SELECT t.*,"
+    " (SELECT version FROM ledger_stream WHERE name = 'table/' || t.id) AS table_version,"
+    " (SELECT version FROM ledger_stream"
+    "   WHERE name = 'hand/' || t.id || '/' || t.hands_started) AS last_version,"
+    " (SELECT state FROM poker_hand h WHERE h.table_id = t.id AND h.number = t.hands_started"
+    "   LIMIT 1) AS last_state,"
+    " (SELECT coalesce(json_agg(json_build_object('key', s.key, 'number', s.number,"
+    "   'player_id', s.player_id, 'stack_minor', s.stack_minor) ORDER BY s.number), '[]')::text"
+    "   FROM poker_seat s WHERE s.table_id = t.id) AS seat_rows"
+    " FROM poker_table t WHERE t.id = %s"
+)
+# The hand's table with the snapshot's version and state and the hand
+# stream's version, one statement (see LOAD_TABLE_SQL for why in SQL).
+LOAD_HAND_SQL = (
+    "SELECT t.*, s.version AS snapshot_version, s.state::text AS snapshot_state,"
+    " (SELECT version FROM ledger_stream WHERE name = %s) AS stream_version"
+    " FROM poker_handsnapshot s JOIN poker_hand h ON h.id = s.hand_id"
+    " JOIN poker_table t ON t.id = h.table_id WHERE s.hand_id = %s"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,18 +298,15 @@ def load_hand(hand_id: str) -> HandContext:
     be ahead of the snapshot's (refused actions change no state).
     """
     parsed = parse_hand_id(hand_id) if isinstance(hand_id, str) else None
-    snapshot = None
+    table = None
     if parsed:
-        stream = hand_stream(*parsed)
-        snapshot = (HandSnapshot.objects.select_related("hand__table")
-                    .annotate(stream_version=_stream_version(Value(stream)))
-                    .filter(hand_id=hand_id_of(*parsed)).first())
-    if snapshot is None:
+        table = next(iter(Table.objects.raw(
+            LOAD_HAND_SQL, [hand_stream(*parsed), hand_id_of(*parsed)])), None)
+    if table is None:
         raise PokerError(Code.UNKNOWN_HAND, f"no hand {hand_id!r}",
                          hand_id=hand_id)
-    at = snapshots.hand_at(snapshot.version, snapshot.state)
-    return HandContext(snapshot.hand.table, parsed[1], at.state, at.status,
-                       snapshot.stream_version or 0)
+    at = snapshots.hand_at(table.snapshot_version, orjson.loads(table.snapshot_state))
+    return HandContext(table, parsed[1], at.state, at.status, table.stream_version or 0)
 
 
 def _start_state(started: Mapping[str, Any]) -> engine.HandState:
