@@ -49,11 +49,23 @@ from ledger import AccountExists
 from ledger.read import Account, AccountType
 
 from casino.accounts import gaming_account, payouts_due
+from casino.errors import CodedError
 
 DECISION = "online.account.balance_overflow"
 CITE = "002:L3068-3070"
 SOURCE = "casino.cage"
 CEILING_FIGURE = "online.account.balance_max"
+# 002:L3068 "Voitto maksetaan pelaajan pelitilille tai pankkitilille": a win
+# is paid to the gaming account or to a bank account. The split above the
+# ceiling sends the rest to the bank only where the ceiling's rulebook says so.
+BANK_PAYOUT_FIGURE = "online.winnings.payout_to_bank_allowed"
+# A credit refused because its overflow has nowhere to go (the cage's code:
+# the wallet credits for the cage and the apps alike).
+ACCOUNT_CEILING = "cage.account_ceiling"
+
+
+class WalletError(CodedError):
+    """A credit to a gaming account that cannot be posted; nothing was written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +172,16 @@ def credit_players(amounts: Mapping[str, int], *, currency: str, venue: str,
             account=code, account_minor=to_account, overflow_minor=overflow,
             balance_before_minor=balance, balance_max_minor=maximum,
             postings=tuple(postings))
-    if open_payouts_due and any(c.overflow_minor for c in credits.values()):
+    split = [c for c in credits.values() if c.overflow_minor]
+    if split and not bank_payout_allowed(on or _local_today(venue)):
+        first = split[0]
+        raise WalletError(ACCOUNT_CEILING,
+                        f"the credit would take {first.account} over its ceiling"
+                        f" {first.balance_max_minor} and the rulebook pays no win to a bank"
+                        f" account ({BANK_PAYOUT_FIGURE})", player=first.player_id,
+                        amount_minor=first.amount_minor, overflow_minor=first.overflow_minor,
+                        cite=CITE)
+    if open_payouts_due and split:
         ensure_payouts_due(venue=venue, currency=currency, metadata=metadata)
     return credits
 
@@ -202,6 +223,23 @@ def ensure_payouts_due(*, venue: str, currency: str, metadata: Metadata | None =
 def _local_today(venue: str) -> dt.date:
     place = rules.venue(venue)
     return clock.now().astimezone(zoneinfo.ZoneInfo(place.time_zone)).date()
+
+
+def bank_payout_allowed(on: dt.date) -> bool:
+    """Whether a win above the ceiling may go to the player's bank account (002:L3068).
+
+    Read from the rulebook that states the strictest ceiling (the one
+    `account_ceiling` applies); a rulebook with a ceiling and no switch pays
+    nothing to a bank (fail closed): the credit is then refused with
+    `cage.account_ceiling` and nothing is posted.
+    """
+    stating = [(row.value, version.rulebook_id, version) for version in rules.versions_in_force(on)
+               if (row := rules.figure(version, CEILING_FIGURE, on=on)) is not None]
+    if not stating:
+        return True
+    _, _, version = min(stating, key=lambda s: (s[0], s[1]))
+    switch = rules.figure(version, BANK_PAYOUT_FIGURE, on=on)
+    return switch is not None and switch.value is True
 
 
 def account_ceiling(on: dt.date) -> int | None:

@@ -83,6 +83,10 @@ class AttemptContext:
     loss_today_minor: int = 0           # all categories, venue day
     loss_month_minor: int = 0
     loss_today_by_category: dict[str, int] = field(default_factory=dict)
+    # The day's stakes alone by category, for a loss basis of "stakes".
+    staked_today_by_category: dict[str, int] = field(default_factory=dict)
+    # When the venue's day starts ("HH:MM"): the day its activity is kept by.
+    day_start: str | None = None
     # The player's stream version, read in the same statement as the state
     # above: a command passes it as the append's expected version.
     player_version: int | None = None
@@ -284,16 +288,59 @@ def within_monthly_spend_limit(ctx: AttemptContext) -> Failure | None:
 LOSS_CAP_FIGURES = {
     "slots": "online.loss_cap.slots.daily_max",
     "casino_vs_house": "online.loss_cap.casino_vs_house.daily_max",
+    "pvp": "online.loss_cap.casino_pvp.daily_max",
+}
+# Whether a category has a fixed daily cap at all: online casino games
+# against other players have none (002:L3082). A rulebook that switches it
+# on must state the cap too, or the stake is refused (fail closed).
+LOSS_CAP_APPLIES = {"pvp": "online.loss_cap.casino_pvp.applies"}
+LOSS_CAP_DAY_START = "online.loss_cap.day_start"
+LOSS_CAP_BASIS = "online.loss_cap.loss_basis"
+# What a day's loss is counted as, by the rulebook's `online.loss_cap.loss_basis`.
+LOSS_BASES = {
+    "stakes_minus_wins": lambda ctx, category: ctx.loss_today_by_category.get(category, 0),
+    "stakes": lambda ctx, category: ctx.staked_today_by_category.get(category, 0),
 }
 
 
 def within_loss_cap(ctx: AttemptContext) -> Failure | None:
+    """The fixed daily loss caps (002:L3082), as the rulebook states them.
+
+    The category's switch (`online.loss_cap.casino_pvp.applies`), the loss
+    basis (`online.loss_cap.loss_basis`) and the day's start
+    (`online.loss_cap.day_start`) are read from the rulebook. The player's
+    activity is kept by the venue's day, so a cap day that starts at another
+    time than the venue's cannot be counted from it: the stake is refused
+    (fail closed) rather than counted over the wrong day. An unknown basis
+    is refused the same way.
+    """
     if ctx.kind != "stake" or ctx.category not in LOSS_CAP_FIGURES:
+        return None
+    switch = ctx.figures.get(LOSS_CAP_APPLIES.get(ctx.category, ""))
+    if switch is not None and not switch.value:
         return None
     cap = ctx.figures.get(LOSS_CAP_FIGURES[ctx.category])
     if cap is None:
-        return None
-    loss = ctx.loss_today_by_category.get(ctx.category, 0)
+        if switch is None:
+            return None
+        return _fail(ctx, "compliance.loss_cap",
+                     f"{ctx.rulebook} puts a daily loss cap on {ctx.category} games but states"
+                     " none", switch.cite or "", "Add the category's daily cap to the rulebook.")
+    day_start = ctx.figures.get(LOSS_CAP_DAY_START)
+    if day_start is not None and ctx.day_start is not None and day_start.value != ctx.day_start:
+        return _fail(ctx, "compliance.loss_cap",
+                     f"the loss-cap day starts at {day_start.value}, the venue's day at"
+                     f" {ctx.day_start}: the day's loss cannot be counted",
+                     day_start.cite, "Register the venue with the loss-cap day's start.",
+                     limit_minor=cap.value)
+    basis = ctx.figures.get(LOSS_CAP_BASIS)
+    count = LOSS_BASES.get(basis.value if basis else "stakes_minus_wins")
+    if count is None:
+        return _fail(ctx, "compliance.loss_cap",
+                     f"{ctx.rulebook} counts losses as {basis.value!r}, which is not known",
+                     basis.cite, "Use a known loss basis in the rulebook.",
+                     limit_minor=cap.value)
+    loss = count(ctx, ctx.category)
     if loss + ctx.amount_minor > cap.value:
         return _fail(ctx, "compliance.loss_cap",
                      f"the stake could take today's {ctx.category} loss to"

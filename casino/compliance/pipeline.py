@@ -106,6 +106,7 @@ def load_context(attempt: Attempt) -> AttemptContext:
         stake_raise_rule=raise_rule, in_play_raise=attempt.in_play_raise,
         win_limit=Figure(win_row.win_minor_max, win_row.cite) if win_row else None,
         figures=figures, account_local=account_local,
+        day_start=venue.gaming_day_start.strftime("%H:%M"),
     )
     if attempt.player_id is not None:
         state = _player_state(attempt.player_id, venue.code, day, attempt.account,
@@ -124,6 +125,7 @@ def load_context(attempt: Attempt) -> AttemptContext:
             loss_today_minor=sum(state.loss_today_by_category.values()),
             loss_month_minor=state.loss_month_minor,
             loss_today_by_category=state.loss_today_by_category,
+            staked_today_by_category=state.staked_today_by_category,
             cash=state.cash,
         )
     return AttemptContext(**context)
@@ -142,8 +144,8 @@ SELECT p.*,
   (SELECT json_agg(json_build_array(l.kind, l.value, l.pending_value, l.pending_effective_at,
                                     l.cite))
    FROM players_playerlimit l WHERE l.player_id = p.id) AS state_limits,
-  (SELECT coalesce(json_object_agg(category, net), '{}'::json) FROM (
-     SELECT category, sum(staked_minor) - sum(won_minor) AS net
+  (SELECT coalesce(json_object_agg(category, json_build_array(net, staked)), '{}'::json) FROM (
+     SELECT category, sum(staked_minor) - sum(won_minor) AS net, sum(staked_minor) AS staked
      FROM compliance_playeractivity
      WHERE player_id = p.id AND venue = %(venue)s AND day = %(day)s
      GROUP BY category) today) AS state_today,
@@ -177,6 +179,7 @@ class PlayerState:
     limits: list[PlayerLimit]
     loss_today_by_category: dict[str, int]
     loss_month_minor: int
+    staked_today_by_category: dict[str, int]   # the stakes alone (a loss basis of "stakes")
     balance_minor: int | None              # None: the attempt moves no account money
     cash: CashTotals | None                # None: not an attempt that may be in cash
 
@@ -219,7 +222,10 @@ def _player_state(player_id: str, venue_code: str, day: dt.date, account: str | 
                             near_in_window_before=int(near), structuring_raised=bool(structuring))
     return PlayerState(
         player=player, version=version or 0, limits=limits,
-        loss_today_by_category={category: int(net) for category, net in _json(today).items()},
+        loss_today_by_category={category: int(net)
+                                for category, (net, _) in _json(today).items()},
+        staked_today_by_category={category: int(staked)
+                                  for category, (_, staked) in _json(today).items()},
         loss_month_minor=int(month), balance_minor=(balance or 0) if account else None,
         cash=totals)
 

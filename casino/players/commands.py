@@ -57,6 +57,14 @@ LIMIT_RULE_FIGURES = {
 SELF_EXCLUSION_MONTHS_FIGURE = "online.self_exclusion.max_months"
 # A refused lengthening of a running self-exclusion, on `player/<id>/rejections`.
 SELF_EXCLUSION_REJECTED = "players.self_exclusion_rejected"
+SELF_EXCLUSION_REVOCABLE_FIGURE = "online.self_exclusion.revocable"
+# How soon a lowered limit takes effect (ray-online: 0 hours, at once).
+LIMIT_DECREASE_FIGURE = "online.limits.decrease_delay"
+# Gaming accounts one person may hold with the operator (002:L3064).
+ACCOUNTS_PER_PERSON_FIGURE = "online.account.max_per_person"
+# A refused registration, on REGISTRATION_REJECTIONS (no personal data).
+REGISTRATION_REJECTED = "players.registration_rejected"
+REGISTRATION_REJECTIONS = "players/registrations/rejections"
 
 
 def load_player(player_id: str) -> Player:
@@ -85,6 +93,8 @@ class PlayerContext:
     rulebook: RulebookVersion | None = None
     figure: Any = None
     limit: PlayerLimit | None = None
+    # A limit's decrease delay (online.limits.decrease_delay), when stated.
+    decrease_figure: Any = None
     # A registration's personal data, sealed under the player's own key
     # (casino.privacy, issue 18 item 8).
     sealed: Mapping[str, Any] | None = None
@@ -112,19 +122,49 @@ class RegisterPlayer(BaseCommand[PlayerContext, Player]):
     source = SOURCE
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> PlayerContext:
+        at = call.moment()
         existing = Player.objects.filter(identity_key=arguments["identity_key"]).first()
-        if existing is not None:
-            raise PlayerError(PlayerErrorCode.DUPLICATE_IDENTITY,
-                              "a player with this identity document is already registered",
-                              player=existing.id)
+        allowed = _accounts_per_person(at)
+        held = 0 if existing is None else 1
+        if allowed is not None and held >= allowed.value or allowed is None and held:
+            return PlayerContext(arguments=arguments, at=at, player_id=existing.id if existing
+                                 else "", version=0, figure=allowed)
         # A fresh id each attempt: the request, not the event, identifies a retry.
         player_id = uuid.uuid4().hex[:16]
         # Issue 18 item 8: the personal data enter the log sealed under the
         # player's own key (a key left by an attempt that does not commit
         # seals nothing and is never used).
         sealed = seal(player_id, {name: arguments[name] for name in PERSONAL_FIELDS})
-        return PlayerContext(arguments=arguments, at=call.moment(),
+        return PlayerContext(arguments=arguments, at=at,
                              player_id=player_id, version=0, sealed=sealed)
+
+    def check(self, context: PlayerContext) -> Rejection | None:
+        """One gaming account per person (002:L3064), as the rulebook states it.
+
+        Refused with `players.duplicate_identity` and recorded on
+        REGISTRATION_REJECTIONS with the rule's figure and citation (the
+        person's existing player id, no personal data).
+        """
+        if context.sealed is not None:
+            return None
+        figure = context.figure
+        limit = figure.value if figure is not None else 1
+        message = ("a player with this identity document is already registered"
+                   if context.player_id else
+                   f"no gaming account may be opened: at most {limit} per person")
+        details = {"player": context.player_id or None, "accounts_max": limit,
+                   "cite": figure.cite if figure is not None else "",
+                   "rulebook": figure.rulebook_id if figure is not None else None}
+        event = NewEvent(stream=REGISTRATION_REJECTIONS, type=REGISTRATION_REJECTED,
+                         occurred_at=context.at, gaming_day=operator_day(context.at),
+                         payload={"rule": str(PlayerErrorCode.DUPLICATE_IDENTITY),
+                                  "message": message, "details": details})
+
+        def error(position: int) -> PlayerError:
+            return PlayerError(PlayerErrorCode.DUPLICATE_IDENTITY, message,
+                               rejection_position=position, **details)
+
+        return Rejection(event, error)
 
     def decide(self, context: PlayerContext) -> Decision:
         player_id = context.player_id
@@ -140,7 +180,28 @@ class RegisterPlayer(BaseCommand[PlayerContext, Player]):
         return Decision([event], {player_stream(player_id): 0})
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> Player:
+        if events[0].type == REGISTRATION_REJECTED:
+            p = events[0].payload
+            raise PlayerError(p["rule"], p["message"], rejection_position=events[0].position,
+                              **p["details"])
         return load_player(events[0].payload["player_id"])
+
+
+def _accounts_per_person(at: dt.datetime):
+    """The fewest gaming accounts per person a rulebook in force allows (None: none says).
+
+    The player register is the operator's, not a venue's, so the strictest
+    rulebook in force that states `online.account.max_per_person` governs
+    (ray-online: 1, 002:L3064). The register's unique identity key holds
+    one player per document whatever a rulebook says, so a figure above 1
+    cannot open a second account; a figure of 0 refuses every registration.
+    """
+    found = []
+    for version in rules.versions_in_force(operator_day(at)):
+        row = rules.figure(version, ACCOUNTS_PER_PERSON_FIGURE, on=operator_day(at))
+        if row is not None:
+            found.append((row.value, version.rulebook_id, row))
+    return min(found, key=lambda f: (f[0], f[1]))[2] if found else None
 
 
 class VerifyIdentity(BaseCommand[PlayerContext, Player]):
@@ -184,6 +245,7 @@ class SelfExclusionContext:
     until: dt.datetime               # the end asked for: `at` + months
     until_max: dt.datetime           # `start` + the maximum
     running_until: dt.datetime | None = None   # the end of the one running
+    revocable: Any = None            # online.self_exclusion.revocable (002:L3086)
 
 
 class SelfExclude(BaseCommand[SelfExclusionContext, Player]):
@@ -223,14 +285,17 @@ class SelfExclude(BaseCommand[SelfExclusionContext, Player]):
             arguments=arguments, at=at, player_id=player_id, version=version, venue=venue,
             rulebook=rulebook, figure=maximum, start=start, until=_add_months(at, months),
             until_max=_add_months(start, maximum.value),
-            running_until=player.self_excluded_until if running else None)
+            running_until=player.self_excluded_until if running else None,
+            revocable=rules.figure(rulebook, SELF_EXCLUSION_REVOCABLE_FIGURE))
 
     def check(self, context: SelfExclusionContext) -> Rejection | None:
         running_until = context.running_until
         if running_until is None:
             return None
-        if context.until <= running_until:
-            # 002:L3086: it cannot be revoked (nor shortened) while it runs.
+        # 002:L3086: it cannot be revoked (nor shortened) while it runs,
+        # unless the rulebook makes it revocable (a missing switch: not).
+        revocable = context.revocable is not None and context.revocable.value is True
+        if context.until <= running_until and not revocable:
             return _self_exclusion_rejection(
                 context, PlayerErrorCode.SELF_EXCLUSION_ACTIVE, "not_later",
                 f"a self-exclusion runs until {running_until.isoformat()} and cannot be"
@@ -302,7 +367,8 @@ class SetLimit(BaseCommand[PlayerContext, PlayerLimit]):
         current = PlayerLimit.objects.filter(player=player, kind=kind).first()
         return PlayerContext(arguments=arguments, at=at, player_id=player_id, version=version,
                              player=player, venue=venue, rulebook=rulebook,
-                             figure=delay_figure, limit=current)
+                             figure=delay_figure, limit=current,
+                             decrease_figure=rules.figure(rulebook, LIMIT_DECREASE_FIGURE))
 
     def decide(self, context: PlayerContext) -> Decision:
         at, stream = context.at, player_stream(context.player_id)
@@ -310,7 +376,13 @@ class SetLimit(BaseCommand[PlayerContext, PlayerLimit]):
         delay = dt.timedelta(**{context.figure.unit: context.figure.value})
         in_force = context.limit.value_at(at) if context.limit else None
         raising = in_force is not None and value > in_force
-        effective_at = at + delay if raising else at
+        # A lower (or first) limit waits the rulebook's decrease delay
+        # (ray-online: 0 hours, at once; none stated: at once).
+        lowering = context.decrease_figure
+        lower_delay = (dt.timedelta(**{lowering.unit: lowering.value})
+                       if lowering is not None and in_force is not None and value < in_force
+                       else dt.timedelta(0))
+        effective_at = at + delay if raising else at + lower_delay
         event = NewEvent(
             stream=stream, type=LIMIT_SET, occurred_at=at,
             gaming_day=_venue_day(context.venue, at),

@@ -128,7 +128,8 @@ def test_registration_with_a_bad_field_is_refused(cage, change, status, answer):
 
 
 def test_registering_the_same_document_twice_is_a_conflict(cage):
-    """One player per document: a second registration under a new key is a 409."""
+    """One player per document (002:L3064): a second registration under a new key is a
+    409, and the refusal is on the record (players.registration_rejected)."""
     post(cage, "/api/v1/players", REGISTRATION, key="first")
     before = event_count()
     response = post(cage, "/api/v1/players", {**REGISTRATION, "document_number": "xp-1234567"},
@@ -137,7 +138,7 @@ def test_registering_the_same_document_twice_is_a_conflict(cage):
     body = response.json()
     assert (body["code"], body["message"]) == (
         "players.duplicate_identity", "a player with this identity document is already registered")
-    assert event_count() == before
+    assert event_count() == before + 1
 
 
 def test_verifying_records_the_method_and_the_officer(api_client, unverified):

@@ -43,20 +43,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
                                             " a Part IV cap are not refused"),
     "stake.excess_over_max_is_void": (LIMITS, "the games void the part above a cap by"
                                       " decision, built in; they should read the switch"),
-    "online.account.max_per_person": (LIMITS, "one gaming account per person is not"
-                                      " checked when a player registers"),
-    "online.winnings.payout_to_bank_allowed": (LIMITS, "wins above the balance ceiling go"
-                                               " to bank payouts, built in"),
-    "online.limits.decrease_delay": (LIMITS, "casino/players lowers a limit at once, built"
-                                     " in, instead of reading the 0 hours"),
-    "online.loss_cap.casino_pvp.applies": (LIMITS, "games against other players have no"
-                                           " loss cap because compliance has no category"
-                                           " for them, built in"),
-    "online.loss_cap.day_start": (LIMITS, "the loss-cap day is built into compliance"),
-    "online.loss_cap.loss_basis": (LIMITS, "losses are counted as stakes minus wins, built"
-                                   " into compliance"),
-    "online.self_exclusion.revocable": (LIMITS, "casino/players refuses to change a"
-                                        " self-exclusion, built in"),
     # poker rooms
     "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
                                      " forfeited after 90 days"),
