@@ -27,7 +27,14 @@ from ledger import open_account
 from ledger.store import head
 from tests.ledger.factories import transfer
 
-REPLICA_DB = pytest.mark.django_db(transaction=True, databases=["default", REPLICA])
+_REPLICA_DB = pytest.mark.django_db(transaction=True, databases=["default", REPLICA])
+
+
+def REPLICA_DB(test):  # noqa: N802 (used as a marker)
+    """Mark a test that reads the standby: transactional, both aliases, slow (the standby)."""
+    return pytest.mark.slow(_REPLICA_DB(test))
+
+
 # Named maxima of the waits below (seconds): replay on loopback takes
 # milliseconds; these only bound a broken run.
 REPLAY_WAIT_S_MAX = 60
