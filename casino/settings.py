@@ -410,7 +410,7 @@ if os.environ.get("DATABASE_REPLICA_URL"):
     from casino.replicas.config import replica_database  # noqa: E402
 
     DATABASES["replica"] = replica_database(os.environ["DATABASE_REPLICA_URL"],
-                                            DATABASES["default"])
+                                            DATABASES["default"], parse=_database_from_url)
 DATABASE_ROUTERS = ["casino.replicas.router.ReplicaRouter"]
 # Decision (not in the seeds): 5 s. What reads from the replica is reports,
 # lists and the feed, none of which a cage acts on: a report 5 s old is the

@@ -13,9 +13,17 @@ from __future__ import annotations
 import dj_database_url
 
 
-def replica_database(url: str, default: dict) -> dict:
-    """Return the DATABASES entry of the replica at `url`, mirroring `default`."""
-    entry = dj_database_url.parse(url, conn_max_age=60)
+def replica_database(url: str, default: dict, *, parse=None) -> dict:
+    """Return the DATABASES entry of the replica at `url`, mirroring `default`.
+
+    `parse` turns the URL into an entry (default: dj-database-url's, one
+    host); settings.py passes its own, which also reads libpq's multi-host
+    URLs, so the replica can be `...@db1,db2/casino?target_session_attrs=prefer-standby`:
+    whichever node of a failover pair is the standby now (and the primary
+    when there is none, which `casino.replicas.router` then does not read,
+    as it is not in recovery).
+    """
+    entry = (parse or (lambda text: dj_database_url.parse(text, conn_max_age=60)))(url)
     entry["NAME"] = default["NAME"]
     entry.setdefault("OPTIONS", {}).update(default.get("OPTIONS", {}))
     entry["TEST"] = {"MIRROR": "default"}

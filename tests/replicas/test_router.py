@@ -171,3 +171,17 @@ def test_the_replica_alias_is_a_test_mirror_of_the_primary_database():
     assert entry["NAME"] == "casino"
     assert entry["TEST"] == {"MIRROR": "default"}
     assert entry["OPTIONS"]["prepare_threshold"] == 5
+
+
+def test_the_replica_url_may_name_a_failover_pair():
+    """With settings' parser a multi-host URL names whichever node is the standby now."""
+    from casino.settings import _database_from_url
+
+    default = {"NAME": "casino", "OPTIONS": {}}
+    entry = replica_database(
+        "postgres://reader@db1:5432,db2:5433/other?target_session_attrs=prefer-standby",
+        default, parse=_database_from_url)
+    assert (entry["HOST"], entry["PORT"]) == ("db1,db2", "5432,5433")
+    assert entry["OPTIONS"]["target_session_attrs"] == "prefer-standby"
+    assert entry["NAME"] == "casino"
+    assert entry["TEST"] == {"MIRROR": "default"}
