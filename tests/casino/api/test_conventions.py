@@ -31,6 +31,8 @@ KEYLESS = {
 }
 # Lists whose cursor is the ledger position (`after`), not an opaque cursor.
 POSITION_LISTS = {"v1_events_retrieve", "v1_accounts_retrieve"}
+RECORD = (" (a test of it that sends it through an APIClient, then"
+          " scripts/record_api_examples.sh <that test>, records its examples)")
 MAIN_READS = {
     "v1_events_retrieve", "v1_accounts_retrieve", "v1_alerts_list", "v1_venues_list",
     "v1_rulebooks_list", "v1_players_retrieve", "v1_corrections_list",
@@ -150,11 +152,11 @@ def test_every_write_has_examples(schema):
             continue
         body = operation.get("requestBody", {}).get("content", {}).get("application/json")
         if body is not None:
-            assert body.get("examples"), f"no request example: {method} {path}"
+            assert body.get("examples"), f"no request example: {method} {path}{RECORD}"
         answers = [_json_answer(operation, status) for status in operation["responses"]
                    if status.startswith("2")]
         assert any(answer and answer.get("examples") for answer in answers), (
-            f"no answer example: {method} {path}")
+            f"no answer example: {method} {path}{RECORD}")
 
 
 def test_the_main_reads_have_examples(schema):
