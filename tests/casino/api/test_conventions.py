@@ -290,3 +290,14 @@ def test_the_keyless_query_answers_without_a_key(venues):
         "player_id": player.id}, key=None)
     assert answer.status_code == 200, answer.json()
     assert Alert.objects.count() == 0
+
+
+@pytest.mark.parametrize("url", [
+    "/api/v1/venues", "/api/v1/alerts", "/api/v1/corrections", "/api/v1/cashier/shifts",
+    "/api/v1/jackpots/pools/casino-helsinki/bad_beat/rollups", "/api/v1/players/nobody/limits",
+])
+def test_a_list_answers_options_and_head(venues, url):
+    """The list views are generic views now: OPTIONS and HEAD still answer."""
+    client = client_for(Role.COMPLIANCE_OFFICER)
+    assert client.options(url).status_code < 500
+    assert client.head(url).status_code < 500
