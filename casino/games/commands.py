@@ -400,6 +400,30 @@ class BetContext:
 
 
 STAKE_MEANS = ("account", "chips")
+# 002:L139 "Panos on mitätön siltä osin, kuin se ylittää sallitun
+# enimmäispanoksen": the part above the maximum is void (decision
+# games.stake_above_maximum), unless the rulebook says otherwise.
+EXCESS_VOID_FIGURE = "stake.excess_over_max_is_void"
+# 002:L147, L1549: joint play to exceed the maximum stake is not allowed.
+POOLING_FIGURE = "stake.pooling_to_exceed_max_allowed"
+
+
+def _excess_refusal(ctx: "RoundContext", stake_minor: int, cap: tuple[int, str]
+                    ) -> GamesError | None:
+    """Refuse a stake above its cap whole where the rulebook voids no part of it.
+
+    `stake.excess_over_max_is_void` true (002:L139) or not stated (decision
+    games.stake_above_maximum): the excess is void and the capped part
+    taken. False: the stake is refused whole (games.stake_above_maximum,
+    recorded).
+    """
+    void = rules.figure(ctx.rulebook, EXCESS_VOID_FIGURE)
+    if void is None or void.value is True:
+        return None
+    return GamesError(Code.STAKE_ABOVE_MAXIMUM,
+                      f"{stake_minor} is over the maximum {cap[0]} and {ctx.rulebook.key} voids"
+                      " no part of a stake: it is refused whole", limit_minor=cap[0],
+                      amount_minor=stake_minor, cite=void.cite, decision=EXCESS_VOID_FIGURE)
 REMOTE_VENUE_TYPES = frozenset({"online", "online_poker"})
 
 
@@ -447,6 +471,8 @@ class PlaceBet(BaseCommand[BetContext, BetResult]):
         paid_with = arguments.get("paid_with", "account")
         _check_paid_with(ctx, paid_with, mine)
         refusal, cap = _stake_refusal(ctx, bet_kind, mine, stake_minor, player_id)
+        if refusal is None and bet_kind.raise_of is None and stake_minor > cap[0]:
+            refusal = _excess_refusal(ctx, stake_minor, cap)
         valid = min(stake_minor, cap[0])
         attempt = compliance = verdict = None
         if refusal is None and _betting_error(ctx, bet_kind, kind) is None:
@@ -607,6 +633,11 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[BetAtVersion], 
     if limit is not None and limit.stake_minor_max < cap:
         cap, cite = limit.stake_minor_max, limit.cite
     already = sum(b.stake_minor for b in mine if b.position == bet_kind.position)
+    # Decision games.pooling (002:L147, L1549): the player's stakes on one
+    # position count together against the cap unless the rulebook's
+    # `stake.pooling_to_exceed_max_allowed` allows it (none stated: they count).
+    pooling = rules.figure(ctx.rulebook, POOLING_FIGURE)
+    counted = already if pooling is None or pooling.value is not True else 0
     missing = [p for p in bet_kind.requires if not any(b.position == p for b in mine)]
     if missing:
         return GamesError(Code.SIDE_BET_ALONE,
@@ -641,7 +672,7 @@ def _stake_refusal(ctx: "RoundContext", bet_kind, mine: Sequence[BetAtVersion], 
                           f"{stake_minor} is under the table's minimum stake"
                           f" {table.stake_minor_min}", limit_minor=table.stake_minor_min,
                           amount_minor=stake_minor, cite="002:L139"), (cap, cite)
-    room = cap - already
+    room = cap - counted
     if room <= 0:
         return GamesError(Code.STAKE_ABOVE_MAXIMUM,
                           f"the player already has the maximum {cap} on {bet_kind.position}",

@@ -39,10 +39,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     # limits, cage, compliance
     "credit.allowed": (LIMITS, "the cage refuses credit by a rule of its own; it should"
                        " read the switch"),
-    "stake.pooling_to_exceed_max_allowed": (LIMITS, "stakes of several players pooled past"
-                                            " a Part IV cap are not refused"),
-    "stake.excess_over_max_is_void": (LIMITS, "the games void the part above a cap by"
-                                      " decision, built in; they should read the switch"),
     # poker rooms
     "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
                                      " forfeited after 90 days"),
