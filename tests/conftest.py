@@ -120,9 +120,25 @@ def _reference_data_cache_per_test():
     """
     from casino.rules.cache import invalidate
     from casino.runner import forget_open_accounts
+    from casino.webhooks.projections import invalidate as forget_subscriptions
 
     invalidate()
     forget_open_accounts()
+    forget_subscriptions()
     yield
     invalidate()
     forget_open_accounts()
+    forget_subscriptions()
+
+
+@pytest.fixture
+def steady_caches(monkeypatch, settings):
+    """Hold the per-process caches' wall-clock expiry off for a statement count.
+
+    The reference data (30 s) and the webhook subscriptions (2 s) are re-read
+    when they expire: a read amortised over every write, not one of any
+    write's statements. On a loaded machine a budget test can outlast either,
+    and the count would then depend on the clock.
+    """
+    monkeypatch.setattr("casino.rules.cache.TTL_SECONDS", 3600.0)
+    settings.WEBHOOKS_SUBSCRIPTIONS_CACHE_SECONDS = 3600.0

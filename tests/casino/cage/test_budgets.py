@@ -17,6 +17,9 @@ from django.test.utils import CaptureQueriesContext
 from casino.cage.commands import buy_chips, deposit
 from tests.casino.conftest import make_player
 
+# Counts, not the caches' wall-clock expiry (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("steady_caches")
+
 CASINO = "casino-helsinki"
 COMMIT = 1
 # Issue 13's goal: at most 8 for every cage write, authentication and commit included;

@@ -9,6 +9,7 @@ is added as one. On a budget overrun the test prints every statement.
 
 from __future__ import annotations
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -17,6 +18,9 @@ from casino.tournaments import commands
 from tests.casino.api.conftest import client_for, post
 
 from .conftest import funded_player, key
+
+# Counts, not the caches' wall-clock expiry (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("steady_caches")
 
 COMMIT = 1
 # Issue 13's goal: at most 10, authentication and commit included; measured 10
