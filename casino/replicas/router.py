@@ -16,8 +16,9 @@ The choice is made once per scope, when it opens (`read_alias`):
 - otherwise the replica.
 
 The lag is measured on the replica: zero when it has replayed all the WAL
-it received, else the time since the last transaction it replayed
-committed on the primary (`now() - pg_last_xact_replay_timestamp()`). It
+the primary had written (`pg_current_wal_lsn()`, read on the primary
+first), else the time since the last transaction it replayed committed on
+the primary (`now() - pg_last_xact_replay_timestamp()`). It
 is cached per process for CASINO_REPLICA_LAG_CACHE_S, so a busy feed costs
 one lag query a second, not one per request.
 
@@ -52,10 +53,10 @@ T = TypeVar("T")
 # alias -> (time.monotonic() when measured, lag in seconds or None if unusable)
 _lag_cache: dict[str, tuple[float, float | None]] = {}
 
+PRIMARY_LSN_SQL = "SELECT pg_current_wal_lsn()::text"
 LAG_SQL = (
     "SELECT pg_is_in_recovery(),"
-    " CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn()"
-    " THEN 0.0"
+    " CASE WHEN pg_last_wal_replay_lsn() >= %s::pg_lsn THEN 0.0"
     " ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()),"
     " 'Infinity')::float8 END"
 )
@@ -69,13 +70,23 @@ def replica_configured(alias: str = REPLICA) -> bool:
 def measure_lag_seconds(alias: str = REPLICA) -> float | None:
     """Measure the replica's replay lag in seconds, now; None when it is unusable.
 
-    Unusable: unreachable, or not in recovery (promoted, or pointed at a
-    primary by mistake): its data may have left the primary's history.
+    Zero when the replica has replayed all the WAL the primary had written
+    when asked (its position read first); else the time since the last
+    transaction the replica replayed committed on the primary. Compared
+    with the primary's position, not with what the replica received: a
+    standby cut off from its primary has replayed all it received, yet
+    falls behind as soon as the primary writes. Unusable: unreachable, or
+    not in recovery (promoted, or a primary named by mistake): its data
+    may have left the primary's history.
     """
+    primary = _primary.get() or connections[DEFAULT_DB_ALIAS]
+    with primary.cursor() as cursor:
+        cursor.execute(PRIMARY_LSN_SQL)
+        (primary_lsn,) = cursor.fetchone()
     connection = connections[alias]
     try:
         with connection.cursor() as cursor:
-            cursor.execute(LAG_SQL)
+            cursor.execute(LAG_SQL, [primary_lsn])
             in_recovery, lag = cursor.fetchone()
     except DatabaseError:
         connection.close()      # a fresh connection next time

@@ -11,6 +11,8 @@ ledger's own SQL (`ledger.store`, on the `default` connection) and the ORM
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
@@ -28,13 +30,15 @@ from casino.replicas.router import (
 from ledger import open_account
 from ledger.models import Event
 from ledger.store import head
+from tests.ledger.factories import transfer
 
-from .conftest import REPLICA_DB, lag_beyond, witness
+from .conftest import REPLICA_DB, lag_beyond, wait_replayed, witness
 
 # A bound no run reaches, and one a paused replay soon exceeds (seconds).
 LAG_MAX_S_GENEROUS = 3600.0
 LAG_MAX_S_SMALL = 0.2
 LAG_MAX_S_CACHED = 1.0
+LAG_WAIT_S_MAX = 60
 
 
 def _read() -> tuple[int, int, int]:
@@ -86,6 +90,38 @@ def test_the_lag_is_cached_for_the_configured_time(replica, settings):
     assert read_alias() == DEFAULT_DB_ALIAS
     with reading_from_replica():
         assert _read() == (primary_head, primary_head, primary_head)
+
+
+@REPLICA_DB
+def test_a_standby_cut_off_from_its_primary_is_behind_once_the_primary_writes(
+        replica, settings):
+    """Replayed all it received is not enough: the lag is against the primary's position."""
+    import psycopg
+    import psycopg.sql
+
+    open_account(code="cage/cash", type="asset", currency="EUR")
+    open_account(code="player/alice", type="liability", currency="EUR")
+    wait_replayed(replica)
+    with psycopg.connect(replica.conninfo(), autocommit=True) as standby:
+        (conninfo,) = standby.execute("SHOW primary_conninfo").fetchone()
+        standby.execute("ALTER SYSTEM SET primary_conninfo = 'host=/nonexistent'")
+        standby.execute("SELECT pg_reload_conf()")
+        try:
+            deadline = time.monotonic() + LAG_WAIT_S_MAX
+            while standby.execute("SELECT count(*) FROM pg_stat_wal_receiver"
+                                  " WHERE status = 'streaming'").fetchone()[0]:
+                assert time.monotonic() < deadline, "the standby kept streaming"
+                time.sleep(0.05)
+            transfer("player/alice", "cage/cash", 1_00)     # never reaches the standby
+            settings.CASINO_REPLICA_LAG_MAX_S = LAG_MAX_S_SMALL
+            lag_beyond(LAG_MAX_S_SMALL)
+            forget_lag()
+            assert read_alias() == DEFAULT_DB_ALIAS
+        finally:
+            standby.execute(psycopg.sql.SQL("ALTER SYSTEM SET primary_conninfo = {}").format(
+                psycopg.sql.Literal(conninfo)))
+            standby.execute("SELECT pg_reload_conf()")
+    wait_replayed(replica)
 
 
 @REPLICA_DB
