@@ -59,6 +59,8 @@ CEILING_FIGURE = "online.account.balance_max"
 # is paid to the gaming account or to a bank account. The split above the
 # ceiling sends the rest to the bank only where the ceiling's rulebook says so.
 BANK_PAYOUT_FIGURE = "online.winnings.payout_to_bank_allowed"
+# No play on credit (002:L3033 online; chips, 002:L135 and L1541).
+CREDIT_FIGURE = "credit.allowed"
 # A credit refused because its overflow has nowhere to go (the cage's code:
 # the wallet credits for the cage and the apps alike).
 ACCOUNT_CEILING = "cage.account_ceiling"
@@ -233,13 +235,34 @@ def bank_payout_allowed(on: dt.date) -> bool:
     nothing to a bank (fail closed): the credit is then refused with
     `cage.account_ceiling` and nothing is posted.
     """
+    version = _account_rulebook(on)
+    if version is None:
+        return True
+    switch = rules.figure(version, BANK_PAYOUT_FIGURE, on=on)
+    return switch is not None and switch.value is True
+
+
+def account_credit_allowed(on: dt.date) -> bool:
+    """Whether a gaming account opened on `on` may go below zero (002:L3033).
+
+    002:L3033 "Internetpelejä ei saa pelata luotolla" (no online play on
+    credit): `credit.allowed` of the rulebook that states the strictest
+    ceiling (the account's rulebook, ray-online). The ledger fixes it when the
+    account opens (must_not_go_negative), as it does the ceiling. No such
+    rulebook, or no switch in it: no credit.
+    """
+    version = _account_rulebook(on)
+    switch = rules.figure(version, CREDIT_FIGURE, on=on) if version is not None else None
+    return switch is not None and switch.value is True
+
+
+def _account_rulebook(on: dt.date):
+    """The rulebook version in force that states the strictest account ceiling (or None)."""
     stating = [(row.value, version.rulebook_id, version) for version in rules.versions_in_force(on)
                if (row := rules.figure(version, CEILING_FIGURE, on=on)) is not None]
     if not stating:
-        return True
-    _, _, version = min(stating, key=lambda s: (s[0], s[1]))
-    switch = rules.figure(version, BANK_PAYOUT_FIGURE, on=on)
-    return switch is not None and switch.value is True
+        return None
+    return min(stating, key=lambda s: (s[0], s[1]))[2]
 
 
 def account_ceiling(on: dt.date) -> int | None:

@@ -133,7 +133,7 @@ from casino.rules.models import Figure as RuleFigure
 from casino.rules.models import RulebookVersion, Venue, VenueType
 from casino.runner import BaseCommand, Call, Decision, Rejection, run
 from casino.accounts import bank_clearing, cage_cash, chips_outstanding, gaming_account
-from casino.wallet import account_ceiling
+from casino.wallet import CREDIT_FIGURE, account_ceiling, account_credit_allowed
 from ledger import InvariantViolation, NewEvent, Posting, RecordedEvent
 from ledger import BalanceMaxExceeded, InsufficientFunds, LedgerError
 from ledger.read import AccountType, Event, stream_version
@@ -321,6 +321,8 @@ class CageContext:
     account_offered: RuleFigure | None = None   # only when the account is touched
     window: str = ""                        # the cashier window that served it
     window_version: int | None = None       # its stream, read with its open shift
+    # The venue's credit.allowed, for chips bought from the gaming account.
+    chips_on_credit: RuleFigure | None = None
 
 
 class CageCommand(BaseCommand[CageContext, CageResult]):
@@ -374,6 +376,8 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                             if method == "cash" else None)
         account_offered = (rules.figure(rulebook, ACCOUNT_OFFERED_FIGURE, on=local_day)
                            if moves_account else None)
+        chips_on_credit = (rules.figure(rulebook, CREDIT_FIGURE, on=local_day)
+                           if operation is CHIP_PURCHASE and moves_account else None)
         return CageContext(operation=operation, player_id=player_id, venue=venue,
                            amount_minor=arguments["amount_minor"],
                            currency=arguments["currency"], method=method, at=at, day=day,
@@ -381,7 +385,7 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
                            attempt=attempt, compliance=compliance, verdict=verdict, cash=cash,
                            cash_payment_max=cash_payment_max,
                            account_offered=account_offered, window=window,
-                           window_version=window_version)
+                           window_version=window_version, chips_on_credit=chips_on_credit)
 
     def check(self, context: CageContext) -> Rejection | None:
         verdict = context.verdict
@@ -390,6 +394,7 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
         if verdict.allowed:
             verdict = cash_payment_verdict(context)
         if verdict.allowed:
+            _no_chips_on_credit(context)
             return None
         return rejection(context.attempt, context.compliance, verdict)
 
@@ -421,6 +426,27 @@ class CageCommand(BaseCommand[CageContext, CageResult]):
             return _refusal(error, amount_minor=context.amount_minor,
                             currency=context.currency, venue_code=context.venue.code)
         return None
+
+
+def _no_chips_on_credit(context: CageContext) -> None:
+    """Chips are never sold on credit where the venue's rulebook says so (pure).
+
+    002:L135 (halls), 002:L1541 (casino) "Pelimerkkejä ei myydä velaksi eikä
+    luotolla": chips paid from the gaming account for more than it holds are
+    refused with `cage.insufficient_funds` citing the venue's row, nothing
+    written, even where the account itself would allow credit. A venue
+    whose `credit.allowed` is true leaves it to the account's own terms.
+    """
+    rule, balance = context.chips_on_credit, context.compliance.account_balance_minor
+    if rule is None or rule.value is not False or balance is None:
+        return
+    if context.amount_minor > balance:
+        raise CageError(
+            CageErrorCode.INSUFFICIENT_FUNDS,
+            f"the gaming account holds {_money(balance, context.currency)}, less than the"
+            f" {_money(context.amount_minor, context.currency)} asked; chips are not sold on"
+            f" credit ({rule.cite})", account=gaming_account(context.player_id),
+            balance_minor=balance, amount_minor=context.amount_minor, cite=rule.cite)
 
 
 def account_offered_verdict(context: CageContext) -> Verdict:
@@ -614,7 +640,8 @@ def _account_terms(code: str, *, venue: Venue, player_id: str, on: dt.date) -> d
     """Return the type, name and constraints an account of the cage opens with."""
     if code == gaming_account(player_id):
         return dict(code=code, type=AccountType.LIABILITY, currency=venue.currency,
-                    name=f"Gaming account of player {player_id}", must_not_go_negative=True,
+                    name=f"Gaming account of player {player_id}",
+                    must_not_go_negative=not account_credit_allowed(on),
                     balance_max_minor=account_ceiling(on))
     if code == chips_outstanding(venue.code):
         return dict(code=code, type=AccountType.LIABILITY, currency=venue.currency,

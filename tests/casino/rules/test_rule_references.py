@@ -37,8 +37,6 @@ NOT_BUILT = "no item yet: online games against other players are not built"
 # enforce it, what is missing). Remove an entry once the code reads the key.
 ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     # limits, cage, compliance
-    "credit.allowed": (LIMITS, "the cage refuses credit by a rule of its own; it should"
-                       " read the switch"),
     # poker rooms
     "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
                                      " forfeited after 90 days"),
