@@ -175,3 +175,40 @@ def test_the_chip_pages_read_in_euros(venues):
             pages.append(text)
     assert "EUR 100.00" in pages[0] and "69" in pages[0]
     assert "-1 pieces, EUR -100.00" in pages[3]
+
+
+def test_the_cage_receives_and_counts_chips_from_the_admin(venues):
+    """The forms call the same commands as the signed-in cashier, who signs first;
+    an officer reads the pages but has no forms."""
+    from django.urls import reverse
+
+    from casino.roles import Role
+    from tests.casino.officers.conftest import signed_in, staff
+
+    staff("vera", Role.CAGE)
+    staff("olli", Role.COMPLIANCE_OFFICER)
+    cage = signed_in("vera")
+    receive = reverse("admin:tablegames_chipreceipt_receive")
+    assert 'name="chips_10000"' in cage.get(receive).content.decode()
+    done = cage.post(receive, {"venue": VENUE, "second_signer": "carl", "note": "delivery",
+                               "chips_10000": 100, "chips_2500": 200, "form_token": "r1"},
+                     follow=True)
+    assert "EUR 15,000.00 received" in done.content.decode()
+    receipt = ChipReceipt.objects.get()
+    assert (receipt.first_signature, receipt.second_signature) == ("vera", "carl")
+    count = reverse("admin:tablegames_chipbankcount_count")
+    short = {"venue": VENUE, "second_signer": "carl", "chips_10000": 99, "chips_2500": 200}
+    refused = cage.post(count, {**short, "form_token": "c1"}, follow=True)
+    assert "tablegames.invalid_request" in refused.content.decode()
+    assert ChipBankCount.objects.count() == 0
+    counted = cage.post(count, {**short, "reason": "one chip missing", "form_token": "c2"},
+                        follow=True)
+    assert "short by EUR 100.00" in counted.content.decode()
+    again = cage.post(count, {**short, "reason": "one chip missing", "form_token": "c2"})
+    assert again.status_code == 302 and ChipBankCount.objects.count() == 1
+    assert balance(f"cage/{VENUE}/over_short") == 100_00
+    officer = signed_in("olli")
+    assert officer.get(receive).status_code == 403
+    assert officer.post(count, {**short, "form_token": "x"}).status_code == 403
+    page = officer.get(reverse("admin:tablegames_chipbankcount_changelist")).content.decode()
+    assert "chips-action-link" not in page and "one chip missing" in page
