@@ -10,7 +10,9 @@ name (its route, casino/*/api/urls.py) says where that is:
   events, and the answer carries their `position` (or `positions`), so
   `/api/v1/events?after=<position - 1>&limit=<events>` reads exactly them;
 - otherwise the write's own URL (a write whose answer names no position
-  and whose subject has no read of its own).
+  and whose subject has no read of its own); a view that knows its first
+  event without naming it in the answer sets Location itself with
+  `feed_location` (the cashier's shifts, the table-games sessions).
 
 casino.middleware.WriteRequestMiddleware calls `set_location` on every
 answer; an answer that sets its own `Location` keeps it. The schema
@@ -103,6 +105,13 @@ def _first_position(data: Any) -> tuple[int, int] | None:
     return None
 
 
+def feed_location(request: HttpRequest, position: int, count: int = 1) -> str:
+    """The event feed at `count` events from `position` on (absolute URL): for a
+    view whose answer names no position but that knows the write's first event."""
+    query = urlencode({"after": position - 1, "limit": count})
+    return request.build_absolute_uri(f"{reverse(FEED_ROUTE)}?{query}")
+
+
 def location_of(request: HttpRequest, data: Any) -> str:
     """The URL (absolute) that names what the write answered with `data` created."""
     match = request.resolver_match
@@ -124,9 +133,7 @@ def location_of(request: HttpRequest, data: Any) -> str:
                 pass
     first = _first_position(data)
     if first is not None:
-        position, count = first
-        query = urlencode({"after": position - 1, "limit": count})
-        return request.build_absolute_uri(f"{reverse(FEED_ROUTE)}?{query}")
+        return feed_location(request, *first)
     return request.build_absolute_uri(request.path)
 
 

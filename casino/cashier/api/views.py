@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import PERMISSIONS, ErrorSerializer, StrictSerializer, idempotency_key
+from casino.locations import feed_location
 from casino.pagination import CursorListView
 from casino.roles import Role
 
@@ -78,6 +79,11 @@ class TransferResultSerializer(serializers.Serializer):
     position = serializers.IntegerField()
 
 
+def _location(request: Request, position: int | None) -> dict[str, str]:
+    """The shift's event in the feed (casino.locations): a shift has no read of its own."""
+    return {"Location": feed_location(request, position)} if position else {}
+
+
 class _Write(APIView):
     permission_classes = PERMISSIONS
     roles_read = READERS
@@ -120,7 +126,8 @@ class ShiftsView(CursorListView, _Write):
         shift = commands.open_shift(venue=data["venue"], window=data["window"],
                                     bank=data["bank"], cashier=data.get("cashier", ""),
                                     actor=request.user.get_username(), idempotency_key=key)
-        return Response(ShiftSerializer(shift).data, status=201)
+        return Response(ShiftSerializer(shift).data, status=201,
+                        headers=_location(request, shift.opened_position))
 
 
 class ShiftClosesView(_Write):
@@ -135,7 +142,8 @@ class ShiftClosesView(_Write):
         shift = commands.close_shift(venue=data["venue"], window=data["window"],
                                      count=data["count"], reason=data.get("reason", ""),
                                      actor=request.user.get_username(), idempotency_key=key)
-        return Response(ShiftSerializer(shift).data, status=201)
+        return Response(ShiftSerializer(shift).data, status=201,
+                        headers=_location(request, shift.closed_position))
 
 
 class TransfersView(_Write):

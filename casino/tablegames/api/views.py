@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api import PERMISSIONS, ErrorSerializer, StrictSerializer, idempotency_key
+from casino.locations import feed_location
 from casino.roles import Role
 
 from .. import commands
@@ -76,7 +77,8 @@ class _TableWrite(APIView):
         body = self.request_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         result = self.run(table, body.validated_data, request.user.get_username(), key)
-        return Response(SessionSerializer(result["session"]).data, status=201)
+        return Response(SessionSerializer(result["session"]).data, status=201,
+                        headers={"Location": feed_location(request, result["position"])})
 
 
 def _schema(serializer, summary: str):

@@ -301,3 +301,24 @@ def test_a_list_answers_options_and_head(venues, url):
     client = client_for(Role.COMPLIANCE_OFFICER)
     assert client.options(url).status_code < 500
     assert client.head(url).status_code < 500
+
+
+def test_a_shift_without_a_read_of_its_own_is_located_in_the_feed(venues):
+    """A cashier's shift has no GET of its own: its Location is its event."""
+    cage = client_for(Role.CAGE)
+    opened = post(cage, "/api/v1/cashier/shifts", {
+        "venue": "casino-helsinki", "window": "w1", "bank": {"5000": 20}}, key="open-1")
+    assert opened.status_code == 201, opened.json()
+    named = client_for(Role.AUDITOR).get(opened["Location"]).json()["events"]
+    assert len(named) == 1 and named[0]["type"].startswith("cashier.")
+    assert named[0]["payload"]["window"] == "w1"
+
+
+def test_a_table_session_write_is_located_at_its_event(venues):
+    table = client_for(Role.TABLE_CONTROLLER, "dora")
+    opened = post(table, "/api/v1/tablegames/bj-1/openings", {
+        "venue": "casino-helsinki", "inventory": {"10000": 20},
+        "signed_by": ["dora", "pia"]}, key="open-bj-1")
+    assert opened.status_code == 201, opened.json()
+    named = client_for(Role.AUDITOR).get(opened["Location"]).json()["events"]
+    assert len(named) == 1 and named[0]["type"].startswith("tablegames.")
