@@ -142,3 +142,16 @@ def cage_chip_bank(venue: str) -> str:
 def table_win(venue: str) -> str:
     """The venue's table-games win by drop and count (revenue)."""
     return f"house/{venue}/table_win"
+
+
+# --- Forfeited stakes (casino.poker, issue 14 item 21) ---------------------
+#
+#     charity/<venue>/forfeited_stakes liability  stakes of unresolved online
+#                                                 hands voided after the
+#                                                 rulebook's days, owed to
+#                                                 charity (001:L110)
+
+
+def charity_forfeits(venue: str) -> str:
+    """Stakes forfeited at the venue and directed to charity, not yet paid over (liability)."""
+    return f"charity/{venue}/forfeited_stakes"

@@ -160,6 +160,7 @@ STATUS: dict[str, int] = {
     "poker.hand_not_at_showdown": 409,
     "poker.hand_finished": 409,
     "poker.hand_disputed": 409,
+    "poker.forfeit_not_due": 409,
     "poker.hand_not_disputed": 409,
     "poker.not_compliance_officer": 403,
     "poker.invalid_showdown": 400,

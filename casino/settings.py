@@ -366,6 +366,11 @@ CELERY_BEAT_SCHEDULE = {
     # the chain, catching up days missed while beat was down.
     "reports.seal-ended-days": {"task": "reports.seal_ended_days",
                                 "schedule": crontab(minute=30)},
+    # Poker (issue 14 item 21): unresolved hands older than their rulebook's
+    # unresolved_stakes.void_after days are voided, the pot to charity
+    # (001:L110; casino.poker.commands.forfeits). Daily; a rerun writes nothing.
+    "poker.forfeit-unresolved": {"task": "casino.poker.tasks.forfeit_unresolved",
+                                 "schedule": crontab(hour=4, minute=15)},
 }
 
 LOGGING = {

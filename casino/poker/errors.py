@@ -65,6 +65,8 @@ class PokerErrorCode(StrEnum):
     """A disputed hand is decided by a compliance officer only: 403."""
     INVALID_SHOWDOWN = "poker.invalid_showdown"
     """Cards the evaluator refuses (a card twice, wrong count, seat missing)."""
+    FORFEIT_NOT_DUE = "poker.forfeit_not_due"
+    """The venue's rulebook forfeits no unresolved hand, or not this one yet (001:L110): 409."""
     INSUFFICIENT_FUNDS = "poker.insufficient_funds"
     CONCURRENT_UPDATE = "poker.concurrent_update"
     """Kept for the record of old answers; writes now answer the runner's

@@ -61,6 +61,8 @@ Modules, by concern (the public names are re-exported here, so
     seats       buy_in, cash_out
     hands       start_hand, act, record_hand
     settlement  showdown, void_hand, decide_dispute (settlement, disputes, voids)
+    forfeits    forfeit_unresolved_hand(s): unresolved hands' stakes to charity
+                after the rulebook's days (001:L110)
 """
 
 from ..models import Table
@@ -77,6 +79,7 @@ from .base import (
     load_hand,
     load_table,
 )
+from .forfeits import forfeit_unresolved_hand, forfeit_unresolved_hands
 from .hands import act, record_hand, start_hand
 from .seats import buy_in, cash_out
 from .settlement import Decided, Showdown, _decide_settlement, decide_dispute, showdown, void_hand
@@ -85,7 +88,8 @@ from .tables import JACKPOT_VARIANTS, TimeChargeResult, charge_time, open_table
 __all__ = [
     "Deal", "Decided", "HandContext", "HandResult", "JACKPOT_VARIANTS", "SOURCE", "SeatResult",
     "Showdown", "Step", "Table", "TableContext", "TableResult", "TimeChargeResult", "act",
-    "buy_in", "cash_out", "charge_time", "decide_dispute", "load_hand", "load_table",
+    "buy_in", "cash_out", "charge_time", "decide_dispute", "forfeit_unresolved_hand",
+    "forfeit_unresolved_hands", "load_hand", "load_table",
     "open_table", "record_hand", "showdown", "start_hand", "void_hand",
     # read by the demo (a hand's rake rule) and the property tests (a settlement)
     "_decide_settlement", "_rule_from",

@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 import orjson
 
 from casino.wallet import account_ceiling
-from casino.accounts import cage_cash, gaming_account
+from casino.accounts import cage_cash, charity_forfeits, gaming_account
 from casino.compliance.checks import AttemptContext, Verdict, run_checks
 from casino.compliance.events import ALERT_RAISED
 from casino.compliance.pipeline import Attempt, load_context as load_compliance
@@ -533,6 +533,10 @@ def _account_terms(code: str, *, venue: Venue, table_id: str, at: dt.datetime | 
     if code == jackpot_pending(venue.code):
         return dict(code=code, type=AccountType.LIABILITY, currency=currency,
                     name=f"Jackpot drops pending at {venue.code}", must_not_go_negative=True)
+    if code == charity_forfeits(venue.code):
+        return dict(code=code, type=AccountType.LIABILITY, currency=currency,
+                    name=f"Forfeited stakes owed to charity at {venue.code}",
+                    must_not_go_negative=True)
     if code == cage_cash(venue.code):
         # The cage's own terms (casino/cage/commands.py): cash has no floor.
         return dict(code=code, type=AccountType.ASSET, currency=currency,

@@ -38,8 +38,6 @@ NOT_BUILT = "no item yet: online games against other players are not built"
 ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     # limits, cage, compliance
     # poker rooms
-    "unresolved_stakes.void_after": (POKER, "stakes of unfinished online games are not"
-                                     " forfeited after 90 days"),
     # tournaments
     "hexapro.unfinished.settle_within": (TOURNAMENTS, "unfinished HexaPro games are not"
                                          " settled within 90 days by any job"),
