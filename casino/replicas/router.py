@@ -15,10 +15,11 @@ The choice is made once per scope, when it opens (`read_alias`):
   replica unreachable or no longer in recovery: the primary;
 - otherwise the replica.
 
-The lag is measured on the replica: zero when it has replayed all the WAL
-the primary had written (`pg_current_wal_lsn()`, read on the primary
-first), else the time since the last transaction it replayed committed on
-the primary (`now() - pg_last_xact_replay_timestamp()`). It
+The lag is an upper bound on how stale the replica is: zero when it has
+replayed all the WAL the primary had written (`pg_current_wal_lsn()`,
+read on the primary first), else the age of the newest primary position
+it has replayed, or the time since the last transaction it replayed
+committed, whichever is smaller (`measure_lag_seconds`). It
 is cached per process for CASINO_REPLICA_LAG_CACHE_S, so a busy feed costs
 one lag query a second, not one per request.
 
@@ -36,6 +37,7 @@ replica on `default`; outside a scope it has no opinion.
 from __future__ import annotations
 
 import time
+from collections import deque
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterable, Iterator, TypeVar
@@ -54,12 +56,24 @@ T = TypeVar("T")
 _lag_cache: dict[str, tuple[float, float | None]] = {}
 
 PRIMARY_LSN_SQL = "SELECT pg_current_wal_lsn()::text"
-LAG_SQL = (
-    "SELECT pg_is_in_recovery(),"
-    " CASE WHEN pg_last_wal_replay_lsn() >= %s::pg_lsn THEN 0.0"
-    " ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()),"
-    " 'Infinity')::float8 END"
+REPLICA_SQL = (
+    "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn()::text,"
+    " COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()),"
+    " 'Infinity')::float8"
 )
+# The primary's positions remembered per process (one per measurement, so
+# one a CASINO_REPLICA_LAG_CACHE_S): two minutes at the default of 1 s.
+LSN_SAMPLES_MAX = 120
+# alias -> [(time.monotonic(), primary position)], oldest first
+_lsn_samples: dict[str, deque[tuple[float, int]]] = {}
+
+
+def _lsn(text: str | None) -> int | None:
+    """Return a pg_lsn ('16/B374D848') as an integer."""
+    if text is None:
+        return None
+    high, _, low = text.partition("/")
+    return (int(high, 16) << 32) + int(low, 16)
 
 
 def replica_configured(alias: str = REPLICA) -> bool:
@@ -68,32 +82,49 @@ def replica_configured(alias: str = REPLICA) -> bool:
 
 
 def measure_lag_seconds(alias: str = REPLICA) -> float | None:
-    """Measure the replica's replay lag in seconds, now; None when it is unusable.
+    """Measure how stale the replica may be, in seconds, now; None when it is unusable.
 
-    Zero when the replica has replayed all the WAL the primary had written
-    when asked (its position read first); else the time since the last
-    transaction the replica replayed committed on the primary. Compared
-    with the primary's position, not with what the replica received: a
+    An upper bound on the time since the primary was where the replica is:
+    - zero when the replica has replayed up to the primary's position read
+      just before (`pg_current_wal_lsn()`);
+    - else the age of the newest remembered primary position the replica
+      has replayed (each measurement remembers one), or, if smaller or
+      none is, the time since the last transaction the replica replayed
+      committed (`now() - pg_last_xact_replay_timestamp()`, on the replica).
+    Against the primary's position, not what the replica received: a
     standby cut off from its primary has replayed all it received, yet
-    falls behind as soon as the primary writes. Unusable: unreachable, or
-    not in recovery (promoted, or a primary named by mistake): its data
-    may have left the primary's history.
+    falls behind as soon as the primary writes. Not the commit time
+    alone either: WAL written without a commit (a long transaction, a
+    test's) would count as lag on a replica that has it all. Unusable:
+    unreachable, or not in recovery (promoted, or a primary named by
+    mistake): its data may have left the primary's history.
     """
     primary = _primary.get() or connections[DEFAULT_DB_ALIAS]
     with primary.cursor() as cursor:
         cursor.execute(PRIMARY_LSN_SQL)
-        (primary_lsn,) = cursor.fetchone()
+        primary_lsn = _lsn(cursor.fetchone()[0])
+    now = time.monotonic()
+    samples = _lsn_samples.setdefault(alias, deque(maxlen=LSN_SAMPLES_MAX))
+    samples.append((now, primary_lsn))
     connection = connections[alias]
     try:
         with connection.cursor() as cursor:
-            cursor.execute(LAG_SQL, [primary_lsn])
-            in_recovery, lag = cursor.fetchone()
+            cursor.execute(REPLICA_SQL)
+            in_recovery, replay_text, since_commit = cursor.fetchone()
     except DatabaseError:
         connection.close()      # a fresh connection next time
         return None
-    if not in_recovery:
+    replay_lsn = _lsn(replay_text)
+    if not in_recovery or replay_lsn is None:
         return None
-    return max(0.0, float(lag))
+    if replay_lsn >= primary_lsn:
+        return 0.0
+    lag = max(0.0, float(since_commit))
+    for sampled_at, sampled_lsn in reversed(samples):
+        if sampled_lsn <= replay_lsn:
+            lag = min(lag, now - sampled_at)
+            break
+    return lag
 
 
 def lag_seconds(alias: str = REPLICA) -> float | None:
@@ -108,8 +139,9 @@ def lag_seconds(alias: str = REPLICA) -> float | None:
 
 
 def forget_lag() -> None:
-    """Drop the cached lag measurements (tests; after a failover)."""
+    """Drop the cached lag measurements and positions (tests; after a failover)."""
     _lag_cache.clear()
+    _lsn_samples.clear()
 
 
 def read_alias() -> str:
