@@ -225,6 +225,7 @@ STATUS: dict[str, int] = {
     "tournaments.satellite_target_not_registering": 409,
     "tournaments.fee_split_differs": 422,
     "tournaments.rule_not_applied": 422,
+    "tournaments.not_overdue": 409,
     "tournaments.deals_not_allowed": 422,
     # tournaments engine (casino/tournaments/engine): `tournaments.<engine code>`, recorded
     "tournaments.add_on_not_offered": 422,

@@ -371,6 +371,12 @@ CELERY_BEAT_SCHEDULE = {
     # (001:L110; casino.poker.commands.forfeits). Daily; a rerun writes nothing.
     "poker.forfeit-unresolved": {"task": "casino.poker.tasks.forfeit_unresolved",
                                  "schedule": crontab(hour=4, minute=15)},
+    # Tournaments (issue 14 item 21): a compliance alert for each HexaPro game
+    # not completed within hexapro.unfinished.settle_within days (001:L576;
+    # casino.tournaments.unfinished). Daily; one alert per game at most.
+    "tournaments.flag-unfinished-hexapro": {
+        "task": "casino.tournaments.tasks.flag_unfinished_hexapro",
+        "schedule": crontab(hour=4, minute=25)},
 }
 
 LOGGING = {

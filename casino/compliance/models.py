@@ -12,6 +12,8 @@ class AlertKind(models.TextChoices):
     SHOWDOWN_MISMATCH = "showdown_mismatch"
     PAYOUT_MISMATCH = "payout_mismatch"
     JACKPOT_HIT = "jackpot_hit"
+    UNFINISHED_GAME = "unfinished_game"
+    """A game past its rulebook's time to be completed (HexaPro, 001:L576)."""
 
 
 class Alert(models.Model):

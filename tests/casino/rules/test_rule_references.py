@@ -39,8 +39,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     # limits, cage, compliance
     # poker rooms
     # tournaments
-    "hexapro.unfinished.settle_within": (TOURNAMENTS, "unfinished HexaPro games are not"
-                                         " settled within 90 days by any job"),
     # not built
     "online.rake.poker.basis": (NOT_BUILT, "online poker rake under RAY"),
 }
