@@ -822,6 +822,10 @@ def check_hand(*, hand_id: str, settled: RecordedEvent) -> HitResult | None:
     variants and misses write nothing.
     """
     p = settled.payload
+    if p.get("run_twice"):
+        # Decision poker.run_it_twice.jackpot (olympic-tallinn): a board run
+        # twice has two boards, and no hit rule judges two.
+        return None
     opened = Event.objects.filter(stream=table_stream(p["table_id"]), type=TABLE_OPENED
                                   ).values_list("payload", flat=True).first()
     parsed = parse_pending_account(opened["jackpot"]) if opened and opened.get("jackpot") else None

@@ -211,6 +211,16 @@ class ShowdownSerializer(serializers.Serializer):
         max_length=2, required=False,
         help_text='Double Flop: the two boards, first then second (000:L2017-2034),'
                   ' e.g. ["Ah Kd 7c 2s 3h", "Qs Jd 9c 5h 4d"]. Give `board` or `boards`.')
+    runs = serializers.ListField(
+        child=serializers.CharField(max_length=40), min_length=2, max_length=2,
+        required=False,
+        help_text='The board run twice after an all-in (003:L132-136): both complete'
+                  ' boards, sharing the cards out before the all-in. Instead of `board`;'
+                  ' needs `agreed_by`.')
+    agreed_by = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=12), required=False,
+        help_text="With `runs`: the seats that agreed, every player in the hand"
+                  " (003:L135).")
     hands = serializers.DictField(child=serializers.CharField(max_length=40),
                                   help_text='Seat -> cards of every player still'
                                             ' holding cards (mucked hands are dead).')
@@ -223,12 +233,18 @@ class ShowdownSerializer(serializers.Serializer):
             raise serializers.ValidationError("keys are seat numbers") from None
 
     def validate(self, data):
-        # One field for the cards on the table: a board, or Double Flop's two.
-        if ("board" in data) == ("boards" in data):
+        # One field for the cards on the table: a board, Double Flop's two,
+        # or a board run twice.
+        if sum(field in data for field in ("board", "boards", "runs")) != 1:
             raise serializers.ValidationError(
-                {"board": "give board, or boards (Double Flop's two), not both"})
+                {"board": "give one of board, boards (Double Flop's two) or runs (the board"
+                          " run twice)"})
+        if ("runs" in data) != ("agreed_by" in data):
+            raise serializers.ValidationError(
+                {"agreed_by": "runs and agreed_by go together (003:L135)"})
         if "boards" in data:
             data["board"] = list(data.pop("boards"))
+        data.setdefault("board", None)
         return data
 
 

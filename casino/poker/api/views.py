@@ -183,7 +183,8 @@ class HandHistoriesView(_PokerView):
             steps=[commands.Step(a["seat"], a["kind"], a.get("amount"), a["open_pair"])
                    for a in data["actions"]],
             showdown=None if showdown is None else commands.Showdown(
-                showdown["board"], showdown["hands"], _claimed(showdown)),
+                showdown["board"], showdown["hands"], _claimed(showdown),
+                showdown.get("runs"), showdown.get("agreed_by")),
             void_reason=data.get("void_reason"),
             actor=request.user.get_username(), idempotency_key=key)
         return self._created(HandResultSerializer(result).data, result.replayed)
@@ -235,7 +236,8 @@ class ShowdownView(_PokerView):
     def post(self, request: Request, hand_id: str) -> Response:
         key, data = self._body(request, ShowdownSerializer)
         result = commands.showdown(hand_id=hand_id, board=data["board"], hands=data["hands"],
-                                   claimed_awards=_claimed(data),
+                                   claimed_awards=_claimed(data), runs=data.get("runs"),
+                                   agreed_by=data.get("agreed_by"),
                                    actor=request.user.get_username(), idempotency_key=key)
         return self._created(HandResultSerializer(result).data, result.replayed)
 

@@ -49,6 +49,7 @@ from .base import (
     opening_stake_game,
 )
 from .settlement import (
+    RunTwice,
     Showdown,
     _claimed,
     _decide_settlement,
@@ -56,6 +57,7 @@ from .settlement import (
     _showdown_events,
     _showdown_record,
     _voided_event,
+    run_twice_terms,
 )
 
 
@@ -262,7 +264,8 @@ def record_hand(*, table_id: str, deal: Deal, steps: Sequence[Step],
     arguments = {"table_id": table_id, **deal.record(),
                  "steps": [asdict(step) for step in steps],
                  "showdown": (None if showdown is None else _showdown_record(
-                     showdown.board, showdown.hands, showdown.claimed_awards)),
+                     showdown.board, showdown.hands, showdown.claimed_awards,
+                     showdown.runs, showdown.agreed_by)),
                  "void_reason": void_reason}
     return run(RECORD_HAND, arguments, _call(actor, idempotency_key, at))
 
@@ -310,10 +313,12 @@ class RecordHand(_HandCommand):
                 return HistoryContext(table_ctx, place, at, (), refusal, refused)
             events.extend(step_events)
         shown = arguments["showdown"]
+        run_twice = (RunTwice.of(shown, run_twice_terms(place, at))
+                     if shown is not None and "runs" in shown else None)
         events.extend(_history_end(
             ctx, state, None if shown is None else Showdown(
                 shown["board"], shown["hands"], _claimed(shown["claimed"])),
-            arguments["void_reason"], at=at, day=day))
+            arguments["void_reason"], at=at, day=day, run_twice=run_twice))
         return HistoryContext(table_ctx, place, at, events, None, None)
 
     def check(self, context: HistoryContext) -> Rejection | None:
@@ -333,7 +338,8 @@ RECORD_HAND = RecordHand()
 
 
 def _history_end(ctx: HandContext, state: engine.HandState, showdown: Showdown | None,
-                 void_reason: str | None, *, at: dt.datetime, day: dt.date) -> list[NewEvent]:
+                 void_reason: str | None, *, at: dt.datetime, day: dt.date,
+                 run_twice: RunTwice | None = None) -> list[NewEvent]:
     """The events that close a recorded history, or a 400 if it does not end."""
     if void_reason is not None:
         if state.phase is engine.Phase.COMPLETE:
@@ -353,7 +359,7 @@ def _history_end(ctx: HandContext, state: engine.HandState, showdown: Showdown |
     claimed = {int(seat): int(amount) for seat, amount in showdown.claimed_awards.items()
                if amount}
     events, _, _ = _showdown_events(ctx, state, showdown.board, showdown.hands, claimed,
-                                    at=at, day=day)
+                                    at=at, day=day, run_twice=run_twice)
     return events
 
 

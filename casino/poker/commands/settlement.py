@@ -44,8 +44,9 @@ from .base import (
 )
 
 
-def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, Any],
-             claimed_awards: Mapping[int, int], actor: str,
+def showdown(*, hand_id: str, board: str | Sequence[str] | None = None,
+             hands: Mapping[int, Any], claimed_awards: Mapping[int, int], actor: str,
+             runs: Sequence[str] | None = None, agreed_by: Sequence[int] | None = None,
              idempotency_key: str | None = None, at: dt.datetime | None = None
              ) -> HandResult:
     """Verify the controller's showdown result with native_eval; settle or dispute.
@@ -58,21 +59,32 @@ def showdown(*, hand_id: str, board: str | Sequence[str], hands: Mapping[int, An
     is disputed: `poker.hand_disputed` and a `compliance.alert_raised`
     (showdown_mismatch) hold both results, and no money moves.
 
+    With `runs` instead of a board, the board was run twice after an
+    all-in (Tallinn, 003:L132-136): `runs` are the two complete boards and
+    `agreed_by` the seats that agreed, every player in the hand (RunTwice).
+
     Raises PokerError: the betting is not over (409), the hand is finished
     or disputed (409), cards the evaluator refuses (400; nothing written).
     """
-    arguments = {"hand_id": hand_id, **_showdown_record(board, hands, claimed_awards)}
+    arguments = {"hand_id": hand_id,
+                 **_showdown_record(board, hands, claimed_awards, runs, agreed_by)}
     return run(SHOWDOWN, arguments, _call(actor, idempotency_key, at))
 
 
-def _showdown_record(board: str | Sequence[str], hands: Mapping[int, Any],
-                     claimed_awards: Mapping[int, int]) -> dict[str, Any]:
+def _showdown_record(board: str | Sequence[str] | None, hands: Mapping[int, Any],
+                     claimed_awards: Mapping[int, int], runs: Sequence[str] | None = None,
+                     agreed_by: Sequence[int] | None = None) -> dict[str, Any]:
     """A showdown as a request records it: JSON, seats as strings, no zero awards."""
-    return {"board": board if isinstance(board, str) else list(board),
-            "hands": {str(seat): (c if isinstance(c, str) else list(c))
-                      for seat, c in hands.items()},
-            "claimed": {str(int(seat)): int(amount)
-                        for seat, amount in claimed_awards.items() if amount}}
+    record = {"board": board if board is None or isinstance(board, str) else list(board),
+              "hands": {str(seat): (c if isinstance(c, str) else list(c))
+                        for seat, c in hands.items()},
+              "claimed": {str(int(seat)): int(amount)
+                          for seat, amount in claimed_awards.items() if amount}}
+    if runs is not None or agreed_by is not None:
+        # Only then: a one-board showdown keeps the fingerprint it always had.
+        record["runs"] = None if runs is None else list(runs)
+        record["agreed_by"] = sorted({int(seat) for seat in agreed_by or ()})
+    return record
 
 
 def _claimed(record: Mapping[str, int]) -> dict[int, int]:
@@ -89,13 +101,17 @@ class ShowDown(_HandCommand):
             raise PokerError(Code.HAND_NOT_AT_SHOWDOWN,
                              "the betting is not over: no showdown yet",
                              phase=str(ctx.state.phase))
-        return HandStep(ctx, rules.venue(ctx.table.venue), call.moment(), arguments)
+        place = rules.venue(ctx.table.venue)
+        at = call.moment()
+        run_twice = (RunTwice.of(arguments, run_twice_terms(place, at))
+                     if "runs" in arguments else None)
+        return HandStep(ctx, place, at, {**arguments, "run_twice": run_twice})
 
     def decide(self, context: HandStep) -> Decision:
         ctx, a = context.hand, context.arguments
         events, _, _ = _showdown_events(ctx, ctx.state, a["board"], a["hands"],
                                         _claimed(a["claimed"]), at=context.at,
-                                        day=context.day)
+                                        day=context.day, run_twice=a["run_twice"])
         return Decision(events, {ctx.stream: ctx.version})
 
 
@@ -104,9 +120,122 @@ SHOWDOWN = ShowDown()
 
 @dataclass(frozen=True, slots=True)
 class Showdown:
-    board: str | Sequence[str]
+    board: str | Sequence[str] | None
     hands: Mapping[int, Any]
     claimed_awards: Mapping[int, int]
+    runs: Sequence[str] | None = None      # the board run twice (RunTwice)
+    agreed_by: Sequence[int] | None = None
+
+
+# ---------------------------------------------------------------------------
+# Running the board twice (Tallinn, 003:L132-136)
+# ---------------------------------------------------------------------------
+
+RUN_TWICE_MIN_BIG_BLIND = "run_it_twice.min_big_blind"
+RUN_TWICE_FULL_BOARD_MAX = "run_it_twice.full_board_max_players.omaha5_courchevel"
+# 003:L134: at 5 Card Omaha and Courchevel the whole board runs twice only
+# with few enough players at the table.
+FULL_BOARD_LIMITED = frozenset({"omaha5", "courchevel"})
+# The board cards out when the betting closed, by the street it closed on:
+# both runs share them (003:L133).
+SHARED_CARDS = {"preflop": 0, "flop": 3, "turn": 4}
+BOARD_CARDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class RunTwiceTerms:
+    """A rulebook's terms for running it twice: offering them is having them."""
+
+    min_big_blind_minor: int
+    min_big_blind_cite: str
+    full_board_max_players: int | None
+    full_board_cite: str
+
+
+def run_twice_terms(place: Venue, at: dt.datetime) -> RunTwiceTerms | None:
+    """The venue's terms in force (process cache), or None where it is not offered."""
+    from .base import _local_date, _rulebook
+
+    figures = rules.figures_in_force(_rulebook(place, at), _local_date(place, at))
+    minimum = figures.get(RUN_TWICE_MIN_BIG_BLIND)
+    if minimum is None:
+        return None
+    full = figures.get(RUN_TWICE_FULL_BOARD_MAX)
+    return RunTwiceTerms(int(minimum.value), minimum.cite,
+                         None if full is None else int(full.value),
+                         "" if full is None else full.cite)
+
+
+@dataclass(frozen=True, slots=True)
+class RunTwice:
+    """The two runs of a board and who agreed, with the room's terms."""
+
+    runs: tuple[str, str]
+    agreed_by: frozenset[int]
+    terms: RunTwiceTerms | None
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any], terms: RunTwiceTerms | None) -> "RunTwice":
+        runs = record.get("runs")
+        if (record.get("board") is not None or not isinstance(runs, list) or len(runs) != 2
+                or not all(isinstance(r, str) for r in runs)):
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             "running it twice takes the two runs' boards and no board",
+                             cite="003:L133")
+        return cls((runs[0], runs[1]), frozenset(record.get("agreed_by") or ()), terms)
+
+    def pots(self, ctx: HandContext, state: engine.HandState,
+             contested: Sequence[engine.Pot]) -> tuple[list, list]:
+        """Check the terms; return each run's half of every contested pot."""
+        terms = self.terms
+        if terms is None:
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             f"{ctx.table.venue} does not run the board twice",
+                             venue=ctx.table.venue)
+        big_blind = int(ctx.table.stakes.get("big_blind_minor") or 0)
+        if big_blind < terms.min_big_blind_minor:
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             "the board runs twice only from the posted blinds up",
+                             big_blind_minor=big_blind,
+                             min_big_blind_minor=terms.min_big_blind_minor,
+                             cite=terms.min_big_blind_cite)
+        if state.family is not engine.Family.BOARD or state.variant == "double_flop":
+            raise PokerError(Code.INVALID_SHOWDOWN, "only a one-board game runs twice",
+                             variant=state.variant, cite="003:L133")
+        closed_on = state.log[-1].street if state.log else ""
+        shared = SHARED_CARDS.get(closed_on)
+        if shared is None or not any(state.player(seat).all_in
+                                     for seat in state.holding_seats):
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             "the board runs twice after an all-in with cards still to come",
+                             closed_on=closed_on, cite="003:L132")
+        if self.agreed_by != set(state.holding_seats):
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             "every player in the hand to the end must agree",
+                             agreed_by=sorted(self.agreed_by),
+                             holding_seats=list(state.holding_seats), cite="003:L135")
+        if (shared == 0 and state.variant in FULL_BOARD_LIMITED
+                and terms.full_board_max_players is not None
+                and len(state.players) > terms.full_board_max_players):
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             "with this many players only the turn and river run twice",
+                             players=len(state.players),
+                             full_board_max_players=terms.full_board_max_players,
+                             cite=terms.full_board_cite)
+        first, second = (run.split() for run in self.runs)
+        if (len(first) != BOARD_CARDS or len(second) != BOARD_CARDS
+                or first[:shared] != second[:shared]
+                or set(first[shared:]) & set(second[shared:])):
+            raise PokerError(Code.INVALID_SHOWDOWN,
+                             f"the runs share the {shared} cards out before the all-in and"
+                             " then differ card by card (one deck)",
+                             shared_cards=shared, cite="003:L133")
+        # Decision poker.run_it_twice.odd_chip: each pot is halved, the first
+        # run's half taking an odd chip.
+        halves = [(pot.amount_minor - pot.amount_minor // 2, pot.amount_minor // 2, pot)
+                  for pot in contested]
+        return ([(a, p.eligible_seats) for a, _, p in halves if a],
+                [(b, p.eligible_seats) for _, b, p in halves if b])
 
 
 def void_hand(*, hand_id: str, reason: str, actor: str,
@@ -240,9 +369,11 @@ class DecideDispute(_HandCommand):
 DECIDE_DISPUTE = DecideDispute()
 
 
-def _showdown_events(ctx: HandContext, state: engine.HandState, board: str | Sequence[str],
+def _showdown_events(ctx: HandContext, state: engine.HandState,
+                     board: str | Sequence[str] | None,
                      hands: Mapping[int, Any], claimed: Mapping[int, int], *,
-                     at: dt.datetime, day: dt.date) -> tuple[list[NewEvent], Any, Any]:
+                     at: dt.datetime, day: dt.date, run_twice: RunTwice | None = None
+                     ) -> tuple[list[NewEvent], Any, Any]:
     """Verify a showdown with native_eval: the settlement, or the dispute and its alert.
 
     The cards are those of every player still holding cards; a player who
@@ -270,18 +401,25 @@ def _showdown_events(ctx: HandContext, state: engine.HandState, board: str | Seq
                          holding_seats=list(state.holding_seats),
                          seats_given=sorted(shown), cite="000:L192-195")
     awarded = engine.award_uncontested([p for p in pots if len(p.eligible_seats) == 1])
-    if contested:
+    if run_twice is not None:
+        boards = list(zip(run_twice.runs, run_twice.pots(ctx, state, contested)))
+    elif board is None:
+        raise PokerError(Code.INVALID_SHOWDOWN, "give the board")
+    else:
+        boards = [(board, [(pot.amount_minor, pot.eligible_seats) for pot in contested])]
+    for cards_out, pots_of_run in boards:
+        if not pots_of_run:
+            continue
         try:
-            verified_result = native_eval.showdown(
-                state.variant, board, shown,
-                [(pot.amount_minor, pot.eligible_seats) for pot in contested],
-                state.button)
+            verified_result = native_eval.showdown(state.variant, cards_out, shown,
+                                                   pots_of_run, state.button)
         except ValueError as error:
             raise PokerError(Code.INVALID_SHOWDOWN, str(error)) from None
         for seat, amount in verified_result.awards.items():
             awarded[seat] = awarded.get(seat, 0) + amount
     verified = {seat: amount for seat, amount in sorted(awarded.items()) if amount}
-    board_record = board if isinstance(board, str) else list(board)
+    board_record = (list(run_twice.runs) if run_twice is not None
+                    else board if isinstance(board, str) else list(board))
     cards_record = {str(seat): (c if isinstance(c, str) else list(c))
                     for seat, c in shown.items()}
     if claimed == verified:
@@ -290,6 +428,9 @@ def _showdown_events(ctx: HandContext, state: engine.HandState, board: str | Seq
     else:
         events = _disputed_events(ctx, state, decided, verified, claimed, board_record,
                                   cards_record, at=at, day=day)
+    if run_twice is not None:
+        # The two runs are the board; who agreed is on the record (003:L135).
+        events[0].payload["run_twice"] = {"agreed_by": sorted(run_twice.agreed_by)}
     return events, board_record, cards_record
 
 

@@ -192,6 +192,6 @@ def test_posted_terms_are_posted_and_read_over_the_api(ray_pool):
     assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
     listed = client_for(Role.AUDITOR).get(url)
     assert listed.status_code == 200
-    assert [(t["posted_by"], t["criteria"]) for t in listed.json()] == [
+    assert [(t["posted_by"], t["criteria"]) for t in listed.json()["results"]] == [
         ("officer-kaisa", POSTED["criteria"])]
     assert _open_ray_table().drop is not None
