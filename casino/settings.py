@@ -366,6 +366,9 @@ CELERY_BEAT_SCHEDULE = {
     # the chain, catching up days missed while beat was down.
     "reports.seal-ended-days": {"task": "reports.seal_ended_days",
                                 "schedule": crontab(minute=30)},
+    # Webhooks (issue 18): retries after their backoff, new subscriptions'
+    # backfills and deliveries a lost kick left (casino.webhooks.tasks.sweep).
+    "webhooks.sweep": {"task": "casino.webhooks.tasks.sweep", "schedule": 5.0},
     # Poker (issue 14 item 21): unresolved hands older than their rulebook's
     # unresolved_stakes.void_after days are voided, the pot to charity
     # (001:L110; casino.poker.commands.forfeits). Daily; a rerun writes nothing.
@@ -380,9 +383,6 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 LOGGING = {
-    # Webhooks (issue 18): retries after their backoff, new subscriptions'
-    # backfills and deliveries a lost kick left (casino.webhooks.tasks.sweep).
-    "webhooks.sweep": {"task": "casino.webhooks.tasks.sweep", "schedule": 5.0},
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
