@@ -177,3 +177,25 @@ def test_five_card_omaha_runs_the_whole_board_twice_with_seven_players_at_most(v
                           agreed_by=range(1, 9), actor="dealer", idempotency_key=key("sd"))
     assert refused.value.details["cite"] == "003:L134"
     assert refused.value.details["full_board_max_players"] == 7
+
+
+def test_a_complete_hand_history_runs_the_board_twice(venues):
+    """An electronic table's history carries the runs too, checked and settled alike."""
+    first, second = _halves(_all_in_preflop(_table()))  # the same hand, action by action
+    table_id = _table()
+    seat_players(table_id, {1: 10_000, 2: 10_000})
+    steps = [commands.Step(1, "raise", 10_000), commands.Step(2, "call")]
+    refused_before = Event.objects.count()
+    with pytest.raises(PokerError) as refused:
+        commands.record_hand(
+            table_id=table_id, deal=commands.Deal(button=1), steps=steps,
+            showdown=commands.Showdown(None, ACES, {1: first, 2: second}, RUNS, (1,)),
+            actor="table", idempotency_key=key("history"))
+    assert refused.value.details["cite"] == "003:L135"
+    assert Event.objects.count() == refused_before
+    result = commands.record_hand(
+        table_id=table_id, deal=commands.Deal(button=1), steps=steps,
+        showdown=commands.Showdown(None, ACES, {1: first, 2: second}, RUNS, (1, 2)),
+        actor="table", idempotency_key=key("history"))
+    assert result.state == "settled"
+    assert dict(result.awards_verified) == {1: first, 2: second}
