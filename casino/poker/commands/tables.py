@@ -388,6 +388,13 @@ def _posted_percentage(values: Mapping[str, Any], terms: _PostedTerms) -> engine
                                 cap_minor=terms.rake_cap_minor)
 
 
+def _online_posted_percentage(values: Mapping[str, Any], terms: _PostedTerms) -> engine.RakeRule:
+    if not terms.percent_basis_points:
+        raise ValueError("an online rake needs its posted percentage (the game instructions')")
+    return engine.ray_online_rake(values, percent_basis_points=terms.percent_basis_points,
+                                  cap_minor=terms.rake_cap_minor)
+
+
 # Each kind a rulebook may declare, and how it is built from the rulebook's
 # figures and the table's posted terms (casino/poker/engine/rake.py).
 RAKE_KINDS: dict[str, Callable[[Mapping[str, Any], _PostedTerms], engine.RakeRule]] = {
@@ -405,6 +412,7 @@ RAKE_KINDS: dict[str, Callable[[Mapping[str, Any], _PostedTerms], engine.RakeRul
         values, amount_minor=terms.time_charge_minor or 0,
         period_minutes=terms.time_charge_period_minutes or 0),
     "online_table": _online_rake,
+    "online_posted_percentage": _online_posted_percentage,
 }
 # The online rake table's rows are for tables without a jackpot (001:L721-743).
 RAKE_KINDS_WITHOUT_JACKPOT = frozenset({"online_table"})

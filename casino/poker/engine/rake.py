@@ -337,6 +337,38 @@ def ray_house_fee(
     )
 
 
+def ray_online_rake(
+    figures: Mapping[str, Any],
+    *,
+    percent_basis_points: int,
+    cap_minor: int | None = None,
+) -> PercentRake:
+    """RAY's online cash-game rake: a percentage of the round's stakes (002:L3179).
+
+    "The compensation is charged in cash games as a percentage (rake) of the
+    value of the stakes made in the game round; the amount and any money cap
+    (rake cap) are announced in the internet games' instructions" (002:L3179).
+    The rulebook fixes the basis (`online.rake.poker.basis`, which this
+    computes: the pot, all stakes of the hand) and whether a cap may be
+    posted (`online.rake.cap_allowed`); the rate and the cap are the table's
+    posted terms (decision online.rake.rates). Rounded down to the cent and
+    taken whatever the street, as RAY's house fee (the seed gives neither).
+    """
+    if _figure(figures, "online.rake.poker.basis") != "percent_of_round_stakes":
+        raise ValueError("this rulebook has no online rake on the round's stakes")
+    if cap_minor is not None and _figure(figures, "online.rake.cap_allowed") is not True:
+        raise ValueError("this rulebook allows no rake cap")
+    return PercentRake(
+        name="ray_online_rake",
+        percent_basis_points=percent_basis_points,
+        cap_minor=cap_minor,
+        rake_minor_min=0,
+        rounding=Rounding.DOWN,
+        no_flop_no_drop=False,
+        cite="002:L3179",
+    )
+
+
 def ray_time_charge(
     figures: Mapping[str, Any], *, amount_minor: int, period_minutes: int,
 ) -> TimeCharge:

@@ -75,8 +75,8 @@ def test_table_at_the_opening_stake_cap_opens(venues, venue, stakes):
     pytest.param(100_001, False, id="online_over_cap_case"),
 ])
 def test_online_opening_stake_cap_is_one_thousand_euros(venues, amount_minor, allowed):
-    """002:L3467: online, the largest blind or ante is at most EUR 1,000 (ray-online
-    offers no poker rake yet, so the check is called as open_table calls it)."""
+    """002:L3467: online, the largest blind or ante is at most EUR 1,000 (the check
+    as open_table calls it; through open_table in test_ray_online_rake.py)."""
     from casino import clock
     from casino.poker.commands.base import opening_stake_check
 

@@ -63,7 +63,8 @@ def _declared() -> dict[str, dict[str, object]]:
 def test_every_declared_kind_has_a_builder():
     declared = _declared()
     assert set(declared) == {"veikkaus-poker-room", "veikkaus-online-poker", "olympic-tallinn",
-                             "ray-casino", "ray-gaming-hall", "ray-partner-premises"}
+                             "ray-casino", "ray-gaming-hall", "ray-partner-premises",
+                             "ray-online"}
     for book, rows in declared.items():
         for figure_key, kind in rows.items():
             known = tables.DROP_KINDS if figure_key.endswith(".kind") else tables.RAKE_KINDS

@@ -40,7 +40,6 @@ ENFORCEMENT_PENDING: dict[str, tuple[str, str]] = {
     # poker rooms
     # tournaments
     # not built
-    "online.rake.poker.basis": (NOT_BUILT, "online poker rake under RAY"),
 }
 
 
