@@ -36,7 +36,7 @@ class TournamentErrorCode(StrEnum):
     FEE_SPLIT_DIFFERS = "tournaments.fee_split_differs"
     """An online buy-in split otherwise than the published table (001:L680-717): 422."""
     NOT_OVERDUE = "tournaments.not_overdue"
-    """Not a HexaPro game past its rulebook's days to be completed, or flagged already (001:L576): 409."""
+    """Not a HexaPro game past its days to be completed, or flagged already (001:L576): 409."""
     RULE_NOT_APPLIED = "tournaments.rule_not_applied"
     """A rulebook figure the tournament engine does not apply as written: 422."""
     SPECIAL_PRIZES_NOT_OFFERED = "tournaments.special_prizes_not_offered"

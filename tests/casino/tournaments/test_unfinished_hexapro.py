@@ -36,7 +36,8 @@ from .conftest import funded_player, key
 
 ONLINE = "poker-online"
 DAY = dt.timedelta(days=1)
-ROW = '[[figures]]\nkey = "hexapro.unfinished.settle_within"\nvalue = 90\nunit = "days"\ncite = "001:L576"\n'
+ROW = ('[[figures]]\nkey = "hexapro.unfinished.settle_within"\nvalue = 90\nunit = "days"\n'
+       'cite = "001:L576"\n')
 
 
 @pytest.fixture
