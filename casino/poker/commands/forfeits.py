@@ -14,7 +14,9 @@ returned: the stacks stay as they stand (what each player had left behind)
 and the pot, every chip put in, moves from the table account to the venue's
 charity liability (`casino.accounts.charity_forfeits`), in the same
 `poker.hand_voided` event (reason `unresolved_stakes_forfeited`), which
-names the rule, its figure and each seat's forfeited stake.
+names the rule, its figure and each seat's forfeited stake. What the seed
+leaves open (which chips, from when, disputed hands) is decision
+`unresolved_stakes.forfeit` of the veikkaus-online-poker rulebook.
 
 `forfeit_unresolved_hands` is the daily job (management command
 `forfeit_unresolved_hands`, Celery task `casino.poker.tasks.forfeit_unresolved`
