@@ -65,9 +65,18 @@ def test_a_worker_killed_mid_delivery_loses_nothing_and_streams_stay_in_order(
     # 1. The first worker takes the first delivery; the receiver holds it open.
     release = receiver.hold = threading.Event()
     procs.start("worker-a", *WORKER, "-n", "a@%h")
-    celery_client.send_task(SWEEP)
-    wait_for(receiver.holding.is_set, timeout=90, what="the first delivery",
-             logs=[procs.log("worker-a")])
+    sweeps = [0.0]
+
+    def holding() -> bool:
+        # Beat's sweep, once a second: a sweep that finds the subscription
+        # younger than the worker's backfill wait sends nothing, and a single
+        # sweep then left the test waiting for ever (it failed once in CI).
+        if time.monotonic() - sweeps[0] > 1:
+            celery_client.send_task(SWEEP)
+            sweeps[0] = time.monotonic()
+        return receiver.holding.is_set()
+
+    wait_for(holding, timeout=90, what="the first delivery", logs=[procs.log("worker-a")])
     held = receiver.positions()[0]
     assert held == expected[0]
     procs.kill("worker-a")                  # SIGKILL while the POST is open

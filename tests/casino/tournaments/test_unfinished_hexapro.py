@@ -124,7 +124,11 @@ def test_changing_the_figure_changes_the_outcome(online, tmp_path):
 def test_the_job_is_on_the_beat_schedule():
     from django.conf import settings
 
-    from casino.tournaments.tasks import flag_unfinished_hexapro as task
+    import casino.tournaments.tasks  # noqa: F401 - registers the task with the project's app
+    from casino.celery import app
 
+    # The project's app, by name: a shared task's proxy resolves against
+    # whichever app is current, and another test may have made its own.
     entry = settings.CELERY_BEAT_SCHEDULE["tournaments.flag-unfinished-hexapro"]
-    assert entry["task"] == task.name
+    assert entry["task"] == "casino.tournaments.tasks.flag_unfinished_hexapro"
+    assert entry["task"] in app.tasks
