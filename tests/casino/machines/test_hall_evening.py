@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection
 
 from casino.cage.commands import deposit
 from casino.machines.events import coin_in_account, coin_out_account, credit_account
@@ -169,14 +168,6 @@ def test_hall_evening(venues):
               {"machine_id": into, "occurred_at": _at(72)}, f"redeem-{out['voucher_id']}")
         expected[into]["vouchers_redeemed_minor"] = out["amount_minor"]
 
-    # The planner's statistics, as autovacuum gathers them after a busy
-    # evening: it cannot see rows inside this test's transaction, and with
-    # tables it believes empty the meters' query plan read every posting once
-    # per event of the day (80 s a reconciliation). ANALYZE inside the
-    # transaction counts the transaction's own rows.
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE ledger_event, ledger_posting, ledger_account,"
-                       " machines_machine")
     # Meters: the projection, the ledger and what the machines report agree.
     for machine_id, meters in expected.items():
         got = controller.get(f"/api/v1/machines/{machine_id}/meters?day={DAY}").json()
