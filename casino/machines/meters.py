@@ -55,37 +55,28 @@ REPORTED_METERS = ("coin_in_minor", "coin_out_minor", "jackpots_minor",
 ALERT_KIND = "meters_mismatch"
 
 # Each meter from the ledger: the postings of the machine's events of one
-# type on one of its accounts, in the meter's direction, per machine. The
-# machines' accounts are named first and joined by equality, each through
-# the postings' (account, event) index within the day's span of positions:
-# a join on `LIKE 'machine/' || m.id || '/%'` cannot use an index, and with a
-# nested loop it read every posting once per machine (it ran for minutes in
-# the suite, on the hall evening's 20,000 rounds).
-MACHINE_ACCOUNT_KINDS = ("coin_in", "coin_out", "credit", "cash", "malfunction_credits",
-                         "jackpot_contributions")
+# type on one of its accounts, in the meter's direction, per machine.
 LEDGER_METERS_SQL = """
-WITH span AS (
-  SELECT min(position) AS lo, max(position) AS hi FROM ledger_event
-  WHERE gaming_day = %(day)s),
-accounts AS MATERIALIZED (
-  SELECT m.id AS machine_id, k.kind, 'machine/' || m.id || '/' || k.kind AS account_id
-  FROM machines_machine m CROSS JOIN unnest(%(kinds)s::text[]) AS k(kind)
-  WHERE m.venue = %(venue)s)
-SELECT a.machine_id,
-  coalesce(-sum(p.amount_minor) FILTER (WHERE a.kind = 'coin_in'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE a.kind = 'coin_out'), 0),
-  coalesce(-sum(p.amount_minor) FILTER (WHERE e.type = %(hit)s AND a.kind = 'credit'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(issued)s AND a.kind = 'credit'), 0),
-  coalesce(-sum(p.amount_minor) FILTER (WHERE e.type = %(redeemed)s AND a.kind = 'credit'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cash)s AND a.kind = 'cash'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE a.kind = 'malfunction_credits'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cancelled)s AND a.kind = 'credit'), 0)
-FROM accounts a CROSS JOIN span
-JOIN ledger_posting p ON p.account_id = a.account_id
-  AND p.event_id BETWEEN span.lo AND span.hi
+SELECT m.id,
+  coalesce(-sum(p.amount_minor) FILTER (WHERE p.account_id = 'machine/' || m.id || '/coin_in'), 0),
+  coalesce(sum(p.amount_minor) FILTER (WHERE p.account_id = 'machine/' || m.id || '/coin_out'), 0),
+  coalesce(-sum(p.amount_minor) FILTER (WHERE e.type = %(hit)s
+                                         AND p.account_id = 'machine/' || m.id || '/credit'), 0),
+  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(issued)s
+                                        AND p.account_id = 'machine/' || m.id || '/credit'), 0),
+  coalesce(-sum(p.amount_minor) FILTER (WHERE e.type = %(redeemed)s
+                                         AND p.account_id = 'machine/' || m.id || '/credit'), 0),
+  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cash)s
+                                        AND p.account_id = 'machine/' || m.id || '/cash'), 0),
+  coalesce(sum(p.amount_minor) FILTER (
+      WHERE p.account_id = 'machine/' || m.id || '/malfunction_credits'), 0),
+  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cancelled)s
+                                        AND p.account_id = 'machine/' || m.id || '/credit'), 0)
+FROM machines_machine m
+JOIN ledger_posting p ON p.account_id LIKE 'machine/' || m.id || '/%%'
 JOIN ledger_event e ON e.position = p.event_id
-WHERE e.gaming_day = %(day)s
-GROUP BY a.machine_id
+WHERE m.venue = %(venue)s AND e.gaming_day = %(day)s
+GROUP BY m.id
 """
 LEDGER_COLUMNS = ("coin_in_minor", "coin_out_minor", "jackpots_minor",
                   "vouchers_issued_minor", "vouchers_redeemed_minor", "cash_in_minor",
@@ -99,9 +90,7 @@ def ledger_day(venue: str, day: dt.date) -> dict[str, dict[str, int]]:
     machine credit: their jackpot meter is the record's only.
     """
     with connection.cursor() as cursor:
-        cursor.execute(LEDGER_METERS_SQL, {"venue": venue, "day": day,
-                                           "kinds": list(MACHINE_ACCOUNT_KINDS),
-                                           "hit": JACKPOT_HIT_PAID,
+        cursor.execute(LEDGER_METERS_SQL, {"venue": venue, "day": day, "hit": JACKPOT_HIT_PAID,
                                            "issued": VOUCHER_ISSUED,
                                            "redeemed": VOUCHER_REDEEMED,
                                            "cash": CASH_INSERTED,
