@@ -23,8 +23,10 @@ def open_account(
     balance_max_minor: int | None = None,
     metadata: Metadata | None = None,
     idempotency_key: str | None = None,
+    book: int | str = 1,
 ) -> AppendResult:
-    """Open an account; its constraints are checked on every later append.
+    """Open an account in `book` (main by default); its constraints are
+    checked on every later append, and only that book's events post to it.
 
     Raises AccountExists if the code is taken (unless this is a repeat of the
     same keyed request).
@@ -47,4 +49,4 @@ def open_account(
             "balance_max_minor": balance_max_minor,
         },
     )
-    return append([event], idempotency_key=idempotency_key, metadata=metadata)
+    return append([event], idempotency_key=idempotency_key, metadata=metadata, book=book)

@@ -35,9 +35,14 @@ def natural_sign(account_type: str) -> int:
 
 
 class Event(models.Model):
-    """One immutable fact, at a gap-free global position."""
+    """One immutable fact, at a gap-free position in its book.
+
+    Book b holds positions (b-1)*2^40+1 .. b*2^40 (migration 0007), so a
+    position names its book and stays unique across books.
+    """
 
     position = models.BigIntegerField(primary_key=True)
+    book = models.SmallIntegerField(default=1)
     stream = models.CharField(max_length=200)
     version = models.IntegerField()
     type = models.CharField(max_length=100)
@@ -77,6 +82,7 @@ class Account(models.Model):
     """
 
     code = models.CharField(max_length=200, primary_key=True)
+    book = models.SmallIntegerField(default=1)
     type = models.CharField(max_length=16, choices=AccountType.choices)
     currency = models.CharField(max_length=3)
     name = models.CharField(max_length=200, blank=True)
@@ -115,6 +121,7 @@ class Posting(models.Model):
         Event, on_delete=models.PROTECT, db_constraint=False, related_name="postings"
     )
     index = models.SmallIntegerField()
+    book = models.SmallIntegerField(default=1)
     account = models.ForeignKey(
         Account, on_delete=models.PROTECT, db_constraint=False, related_name="postings"
     )
@@ -138,6 +145,7 @@ class Stream(models.Model):
     """A stream's current version: the writer's optimistic-concurrency index."""
 
     name = models.CharField(max_length=200, primary_key=True)
+    book = models.SmallIntegerField(default=1)
     version = models.IntegerField()
     last_position = models.BigIntegerField()
 
@@ -157,6 +165,7 @@ class IdempotencyRecord(models.Model):
     """
 
     key = models.CharField(max_length=200, primary_key=True)
+    book = models.SmallIntegerField(default=1)
     fingerprint = models.CharField(max_length=64)
     first_position = models.BigIntegerField()
     last_position = models.BigIntegerField()
@@ -170,19 +179,20 @@ class IdempotencyRecord(models.Model):
 
 
 class LedgerHead(models.Model):
-    """The single row holding the log's last position and hash.
+    """One book of the log: its key, last position and hash.
 
-    The writer takes `SELECT ... FOR UPDATE` on it: that row lock is the
-    ledger's writer lock. A trigger on event insert moves it forward.
+    The writer takes `SELECT ... FOR UPDATE` on the book's row: that row lock
+    is the book's writer lock, so books append in parallel. A trigger on
+    event insert moves it forward; `ledger.books.open_book` adds a book.
     """
 
     id = models.SmallIntegerField(primary_key=True, default=1)
+    key = models.CharField(max_length=40, unique=True, default="main")
     position = models.BigIntegerField()
     hash = models.CharField(max_length=64)
 
     class Meta:
         db_table = "ledger_head"
-        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="ledger_head_single_row")]
 
     def __str__(self) -> str:
-        return f"head #{self.position}"
+        return f"book {self.key} #{self.position}"

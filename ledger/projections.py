@@ -26,7 +26,7 @@ from typing import Protocol, Sequence
 from django.apps import apps
 from django.db import connection
 
-from .types import RecordedEvent
+from .types import RecordedEvent, book_of
 
 ACCOUNT_OPENED = "ledger.account_opened"
 
@@ -139,11 +139,12 @@ class StreamProjection:
         names = list(latest)
         with connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO ledger_stream (name, version, last_position)"
-                " SELECT * FROM unnest(%b::text[], %b::int[], %b::bigint[])"
+                "INSERT INTO ledger_stream (name, version, last_position, book)"
+                " SELECT * FROM unnest(%b::text[], %b::int[], %b::bigint[], %b::smallint[])"
                 " ON CONFLICT (name) DO UPDATE"
                 " SET version = EXCLUDED.version, last_position = EXCLUDED.last_position",
-                [names, [latest[n][0] for n in names], [latest[n][1] for n in names]],
+                [names, [latest[n][0] for n in names], [latest[n][1] for n in names],
+                 [book_of(latest[n][1]) for n in names]],
             )
 
 
@@ -178,8 +179,9 @@ class AccountProjection:
                 cursor.execute(
                     "INSERT INTO ledger_account (code, type, currency, name,"
                     " must_not_go_negative, balance_max_minor, balance_minor,"
-                    " opened_position, last_position)"
-                    " SELECT c, t, cur, n, nn, mx, 0, pos, pos FROM unnest(%b::text[],"
+                    " opened_position, last_position, book)"
+                    " SELECT c, t, cur, n, nn, mx, 0, pos, pos, ((pos - 1) >> 40) + 1"
+                    " FROM unnest(%b::text[],"
                     " %b::text[], %b::text[], %b::text[], %b::bool[], %b::bigint[],"
                     " %b::bigint[]) AS u(c, t, cur, n, nn, mx, pos)",
                     [

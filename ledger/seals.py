@@ -568,7 +568,8 @@ def anchor(*, sealed_at: str | None = None) -> dict | None:
             raise ValueError(f"the log no longer matches its seals, not sealing: {moved}")
         new: list[str] = []
         chain = verify_chain(after=len(recorded),
-                             prev_hash=recorded[-1] if recorded else GENESIS_HASH, hashes=new)
+                             prev_hash=recorded[-1] if recorded else GENESIS_HASH, hashes=new,
+                             book=1)
         if not chain.ok:
             raise ValueError(f"the chain is broken, not sealing: {chain}")
         return seal_new(seal_file=seal_file, key_file=key_file, seals=seals,

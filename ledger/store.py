@@ -19,7 +19,7 @@ from django.db import connection
 from django.db.models import Q, Sum
 
 from .models import Account, natural_sign
-from .types import Posting, RecordedEvent
+from .types import BOOK_SPAN, Posting, RecordedEvent
 
 # JSON comes back as text and is parsed by orjson: its values are exactly the
 # json module's for the JSON the ledger admits (no floats, 64-bit integers),
@@ -42,8 +42,19 @@ def load_events(first: int, last: int) -> list[RecordedEvent]:
 
 
 def load_events_after(after: int, limit: int) -> list[RecordedEvent]:
-    """Return up to `limit` events with position > after, in order."""
+    """Return up to `limit` events with position > after, in order (all books)."""
     return _fetch("position > %s ORDER BY position LIMIT %s", [after, limit])
+
+
+def load_book_events_after(book: int, after: int, limit: int) -> list[RecordedEvent]:
+    """Return up to `limit` events of `book` after position `after`, in order.
+
+    A book's positions are one range (ledger.books), so the primary key
+    serves this read; `after` below the book's range starts at its first.
+    """
+    base = (book - 1) * BOOK_SPAN
+    return _fetch("position > %s AND position <= %s ORDER BY position LIMIT %s",
+                  [max(after, base), base + BOOK_SPAN, limit])
 
 
 def _fetch(where: str, params: list[int]) -> list[RecordedEvent]:
@@ -178,12 +189,19 @@ def balances_at(codes: Iterable[str], position: int) -> dict[str, int]:
     return balances
 
 
-def head() -> tuple[int, str]:
-    """Return the log's last position and hash (0 and genesis when empty)."""
+def head(book: int = 1) -> tuple[int, str]:
+    """Return a book's last position and hash (its base and genesis when empty)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT position, hash FROM ledger_head WHERE id = 1")
+        cursor.execute("SELECT position, hash FROM ledger_head WHERE id = %s", [book])
         position, hash_ = cursor.fetchone()
     return position, hash_
+
+
+def heads() -> dict[int, tuple[int, str]]:
+    """Every book's last position and hash, by book id, in one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, position, hash FROM ledger_head ORDER BY id")
+        return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 
 
 def _assemble(rows: list[tuple], posting_rows: list[tuple]) -> list[RecordedEvent]:

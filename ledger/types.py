@@ -190,6 +190,19 @@ class RecordedEvent:
     # log (ledger.read.balances_after reads those). Not stored, not hashed.
     balances_after: Mapping[str, int] | None = field(default=None, compare=False)
 
+    @property
+    def book(self) -> int:
+        """The book the event belongs to: its position names it (ledger.books)."""
+        return book_of(self.position)
+
+
+BOOK_SPAN = 1 << 40
+
+
+def book_of(position: int) -> int:
+    """The book that holds `position`: book b holds (b-1)*2^40+1 .. b*2^40."""
+    return ((position - 1) >> 40) + 1
+
 
 @dataclass(frozen=True, slots=True)
 class AppendResult:

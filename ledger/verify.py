@@ -52,6 +52,7 @@ from .errors import InvariantViolation
 from .models import DEBIT_NORMAL_TYPES
 from .rebuild import replay_log
 from . import store
+from .books import MAIN_BOOK, base_position
 from .store import head
 
 # The clock and the sleep the throttle uses (tests replace them).
@@ -133,18 +134,43 @@ class Throttle:
 
 def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 0,
                  prev_hash: str = GENESIS_HASH, rate: float | None = None,
-                 hashes: list[str] | None = None) -> VerifyResult:
-    """Recompute the hash chain over the log; report the first break.
+                 hashes: list[str] | None = None, book: int | None = None) -> VerifyResult:
+    """Recompute the hash chain of every book (or of `book`); report the first break.
 
-    From the start by default; from position `after`, whose hash is
-    `prev_hash`, when a seal vouches for what comes before. `hashes`, when
-    given, receives each verified event's chain hash in order (what a seal
-    records). `rate` throttles the walk (events per second).
+    Each book is its own chain (ledger.books): positions gap-free from the
+    book's first, the first event linking to the genesis hash, the book's
+    head row at its last event. From the start by default; from position
+    `after` of `book`, whose hash is `prev_hash`, when a seal vouches for
+    what comes before. `hashes`, when given, receives each verified event's
+    chain hash in order (what a seal records). `rate` throttles the walk
+    (events per second). Over all books, `events` is the number of events
+    in them all and `head_position` the main book's head.
     """
+    if book is not None:
+        return _verify_book(book, progress, after, prev_hash, rate, hashes)
+    if after or hashes is not None:
+        raise InvariantViolation("a walk from a sealed position names its book")
+    events = read = 0
+    main_head = 0
+    for book_id in store.heads():
+        result = _verify_book(book_id, progress, 0, GENESIS_HASH, rate, None)
+        events, read = events + result.events, read + result.read
+        if not result.ok:
+            return replace(result, events=events, read=read)
+        if book_id == MAIN_BOOK:
+            main_head = result.head_position
+    return VerifyResult(True, events, main_head, read=read)
+
+
+def _verify_book(book: int, progress, after: int, prev_hash: str, rate: float | None,
+                 hashes: list[str] | None) -> VerifyResult:
+    """One book's chain; `events` counts the book's events up to where it stops."""
+    base = base_position(book)
+    after = max(after, base)
     expected_position = after + 1
     count = 0
     throttle = Throttle(rate)
-    for chunk in store.iter_event_chunks(throttle.chunk_events, after):
+    for chunk in _book_chunks(book, throttle.chunk_events, after):
         for event in chunk:
             position = event.position
             if position != expected_position:
@@ -182,13 +208,23 @@ def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 
         if progress is not None:
             progress(len(chunk))
         throttle.done(len(chunk))
-    head_position, head_hash = head()
+    head_position, head_hash = head(book)
     last = after + count
     if head_position != last or head_hash != prev_hash:
-        return VerifyResult(False, last, head_position, last + 1,
+        return VerifyResult(False, last - base, head_position, last + 1,
                             f"the head says position {head_position} but the log ends at {last}",
                             read=count)
-    return VerifyResult(True, last, head_position, read=count)
+    return VerifyResult(True, last - base, head_position, read=count)
+
+
+def _book_chunks(book: int, chunk_events: int, after: int):
+    """Yield one book's events after `after` in position order, chunk by chunk."""
+    while True:
+        chunk = store.load_book_events_after(book, after, chunk_events)
+        if not chunk:
+            return
+        yield chunk
+        after = chunk[-1].position
 
 
 def verify_ledger(progress: Callable[[int], None] | None = None, *,
@@ -273,7 +309,7 @@ def _verify_from_last_seal(progress, rate, audit: int = 0) -> VerifyResult:
         new: list[str] = []
         result = verify_chain(progress, after=since,
                               prev_hash=recorded[-1] if recorded else GENESIS_HASH,
-                              rate=rate, hashes=new)
+                              rate=rate, hashes=new, book=MAIN_BOOK)
         result = replace(result, sealed=since, since=since)
         if not result.ok:
             return replace(result, last_good_seal=last_seal)

@@ -1,7 +1,9 @@
 """The append path: one serial writer, with group commit.
 
-Every append takes the ledger's writer lock (`SELECT ... FOR UPDATE` on the
-single `ledger_head` row) and holds it through its commit. Positions are
+Every append takes its book's writer lock (`SELECT ... FOR UPDATE` on the
+book's `ledger_head` row) and holds it through its commit; appends to
+different books take different rows and commit in parallel, each book with
+its own writer thread (issue 19). Positions are
 therefore assigned and made visible in the same order, so a reader of
 `position > n` can never see position n+1 before n (L2). Holding a lock
 across the commit's disk flush limits a lone writer to one flush per commit;
@@ -49,6 +51,7 @@ from .errors import (
 )
 from .models import natural_sign
 from .store import load_events
+from .books import MAIN_BOOK, book_id
 from .types import (
     AMOUNT_MINOR_ABS_MAX,
     KEY_LENGTH_MAX,
@@ -90,6 +93,7 @@ class AppendRequest:
     # those it posts to: read in the writer's one account read, so the
     # caller's answer needs no statement of its own.
     report_balances: tuple[str, ...] = ()
+    book: int = MAIN_BOOK
 
 
 def append(
@@ -100,8 +104,14 @@ def append(
     metadata: Metadata | None = None,
     request: Any = None,
     report_balances: Sequence[str] = (),
+    book: int | str = MAIN_BOOK,
 ) -> AppendResult:
     """Append events and their postings atomically; return what was written.
+
+    To `book` (its id or key; the main book by default): its streams, its
+    accounts, its next positions. An event may not post to an account of
+    another book nor extend a stream of another book (`ledger.books`
+    moves money between books).
 
     `expected_versions` maps a stream to the version it must have now (0: no
     events yet); streams not named are not checked. With `idempotency_key`, a
@@ -118,12 +128,12 @@ def append(
     InsufficientFunds, BalanceMaxExceeded, StaleVersion, IdempotencyConflict.
     """
     append_request = _build_request(events, expected_versions, idempotency_key, metadata, request,
-                                    report_balances)
+                                    report_balances, book_id(book))
     with APPEND_SECONDS.time():
         if connection.in_atomic_block:
             outcome = write_group([append_request])[0]
         else:
-            outcome = _writer().submit(append_request)
+            outcome = _writer(append_request.book).submit(append_request)
     if isinstance(outcome, LedgerError):
         raise outcome
     return outcome
@@ -136,6 +146,7 @@ def _build_request(
     metadata: Metadata | None,
     request: Any,
     report_balances: Sequence[str] = (),
+    book: int = 1,
 ) -> AppendRequest:
     events = tuple(events)
     if not events:
@@ -173,6 +184,7 @@ def _build_request(
         fingerprint=fingerprint,
         metadata=(metadata or Metadata()).as_dict(),
         report_balances=tuple(report_balances),
+        book=book,
     )
 
 
@@ -184,13 +196,15 @@ class _AccountState:
     must_not_go_negative: bool
     balance_max_minor: int | None
     balance_minor: int
+    book: int
 
 
 class _GroupState:
     """What the writer knows while it holds the lock: the database plus the
     effects of the requests already accepted in this group."""
 
-    def __init__(self, cursor, requests: Sequence[AppendRequest]) -> None:
+    def __init__(self, cursor, requests: Sequence[AppendRequest], book: int) -> None:
+        self.book = book
         keys = sorted({r.idempotency_key for r in requests if r.idempotency_key is not None})
         streams = sorted({e.stream for r in requests for e in r.events}
                          | {s for r in requests for s in r.expected_versions})
@@ -205,14 +219,18 @@ class _GroupState:
         # key, a new stream version, a balance). `ledger_lock_and_read`
         # (migration 0005) runs the two statements, each with its own
         # snapshot, in one round trip.
-        cursor.execute("SELECT * FROM ledger_lock_and_read(%b::text[], %b::text[], %b::text[])",
-                       [keys, streams, accounts])
+        cursor.execute("SELECT * FROM ledger_lock_and_read(%b::smallint, %b::text[],"
+                       " %b::text[], %b::text[])", [book, keys, streams, accounts])
         self.position, self.hash, self.now, key_rows, stream_rows, account_rows = (
             cursor.fetchone())
         self.keys: dict[str, tuple[str, int, int]] = {
             row[0]: (row[1], row[2], row[3]) for row in _json_rows(key_rows)
         }
-        self.versions: dict[str, int] = {row[0]: row[1] for row in _json_rows(stream_rows)}
+        stream_rows = _json_rows(stream_rows)
+        self.versions: dict[str, int] = {row[0]: row[1] for row in stream_rows}
+        # Streams of other books: this book may neither check nor extend them.
+        self.foreign_streams: dict[str, int] = {row[0]: row[2] for row in stream_rows
+                                                if row[2] != book}
         self.accounts: dict[str, _AccountState] = {
             row[0]: _AccountState(*row) for row in _json_rows(account_rows)
         }
@@ -239,6 +257,10 @@ class _GroupState:
                 return AppendResult(self.results_by_key[key].events, replayed=True)
             return AppendResult(tuple(load_events(first, last)), replayed=True)
 
+        for stream in (*request.expected_versions, *(e.stream for e in request.events)):
+            if stream in self.foreign_streams:
+                raise InvalidEvent(f"stream {stream} belongs to another book",
+                                   stream=stream, book=self.foreign_streams[stream])
         for stream, expected in request.expected_versions.items():
             current = self.versions.get(stream, 0)
             if current != expected:
@@ -252,7 +274,7 @@ class _GroupState:
         opened: dict[str, _AccountState] = {}
         for event in request.events:
             if event.type == ACCOUNT_OPENED:
-                account = _account_from_payload(event.payload)
+                account = _account_from_payload(event.payload, self.book)
                 if account.code in self.accounts or account.code in opened:
                     raise AccountExists(f"account {account.code} already exists", account=account.code)
                 opened[account.code] = account
@@ -261,6 +283,11 @@ class _GroupState:
                 if account is None:
                     raise UnknownAccount(f"account {posting.account} does not exist",
                                          account=posting.account)
+                if account.book != self.book:
+                    raise InvalidEvent(
+                        f"account {account.code} belongs to another book; money moves"
+                        " between books by a transfer through clearing accounts",
+                        account=account.code, book=account.book)
                 if posting.currency != account.currency:
                     raise CurrencyMismatch(
                         f"account {account.code} holds {account.currency}, not {posting.currency}",
@@ -344,7 +371,7 @@ def _json_rows(value: str | list | None) -> list[list[Any]]:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _account_from_payload(payload: Mapping[str, Any]) -> _AccountState:
+def _account_from_payload(payload: Mapping[str, Any], book: int) -> _AccountState:
     try:
         return _AccountState(
             code=payload["code"],
@@ -353,6 +380,7 @@ def _account_from_payload(payload: Mapping[str, Any]) -> _AccountState:
             must_not_go_negative=payload["must_not_go_negative"],
             balance_max_minor=payload["balance_max_minor"],
             balance_minor=0,
+            book=book,
         )
     except KeyError as missing:
         raise InvalidEvent(f"{ACCOUNT_OPENED} payload lacks {missing}") from None
@@ -378,7 +406,8 @@ def write_group(requests: Sequence[AppendRequest]) -> list[AppendResult | Ledger
     """Write a group of requests in the current transaction.
 
     Must run inside `transaction.atomic()`. Returns one outcome per request,
-    in order: the result, or the `LedgerError` that refused it.
+    in order: the result, or the `LedgerError` that refused it. The requests
+    of one group are for one book.
     """
     if not connection.in_atomic_block:
         raise InvariantViolation("write_group must run inside transaction.atomic()")
@@ -386,9 +415,12 @@ def write_group(requests: Sequence[AppendRequest]) -> list[AppendResult | Ledger
         raise InvariantViolation(f"a group holds at most {REQUESTS_PER_GROUP_MAX} requests")
     if sum(len(request.events) for request in requests) > EVENTS_PER_GROUP_MAX:
         raise InvariantViolation(f"a group holds at most {EVENTS_PER_GROUP_MAX} events")
+    books = {request.book for request in requests}
+    if len(books) != 1:
+        raise InvariantViolation("a group is written to one book")
     outcomes: list[AppendResult | LedgerError] = []
     with connection.cursor() as cursor:
-        state = _GroupState(cursor, requests)
+        state = _GroupState(cursor, requests, books.pop())
         for request in requests:
             try:
                 outcomes.append(state.apply(request))
@@ -415,23 +447,27 @@ def _insert_log(cursor, state: _GroupState) -> None:
     ]
     posting_columns = [list(column) for column in zip(*posting_rows)] or [[], [], [], [], []]
     key_columns = [list(column) for column in zip(*state.new_keys)] or [[], [], [], []]
+    # The book is one value for the whole group: a parameter, not a column.
     cursor.execute(
         "WITH new_events AS ("
         " INSERT INTO ledger_event (position, stream, version, type, schema_version, payload,"
-        " metadata, idempotency_key, occurred_at, recorded_at, gaming_day, prev_hash, hash)"
-        " SELECT * FROM unnest(%b::bigint[], %b::text[], %b::int[], %b::text[], %b::smallint[],"
-        " %b::text[]::jsonb[], %b::text[]::jsonb[], %b::text[], %b::timestamptz[],"
-        " %b::timestamptz[], %b::date[], %b::text[], %b::text[])"
+        " metadata, idempotency_key, occurred_at, recorded_at, gaming_day, prev_hash, hash,"
+        " book)"
+        " SELECT *, %b::smallint FROM unnest(%b::bigint[], %b::text[], %b::int[], %b::text[],"
+        " %b::smallint[], %b::text[]::jsonb[], %b::text[]::jsonb[], %b::text[],"
+        " %b::timestamptz[], %b::timestamptz[], %b::date[], %b::text[], %b::text[])"
         "), new_postings AS ("
-        " INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
-        " SELECT * FROM unnest(%b::bigint[], %b::smallint[], %b::text[], %b::bigint[],"
-        " %b::text[])"
+        " INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
+        " book)"
+        " SELECT *, %b::smallint FROM unnest(%b::bigint[], %b::smallint[], %b::text[],"
+        " %b::bigint[], %b::text[])"
         "), new_keys AS ("
         " INSERT INTO ledger_idempotency (key, fingerprint, first_position, last_position,"
-        " recorded_at) SELECT k, f, a, b, %b FROM unnest(%b::text[], %b::text[],"
-        " %b::bigint[], %b::bigint[]) AS t(k, f, a, b)"
+        " recorded_at, book) SELECT k, f, a, b, %b, %b::smallint FROM unnest(%b::text[],"
+        " %b::text[], %b::bigint[], %b::bigint[]) AS t(k, f, a, b)"
         ") SELECT 1",
         [
+            state.book,
             [e.position for e in events],
             [e.stream for e in events],
             [e.version for e in events],
@@ -445,19 +481,22 @@ def _insert_log(cursor, state: _GroupState) -> None:
             [e.gaming_day for e in events],
             [e.prev_hash for e in events],
             [e.hash for e in events],
+            state.book,
             *posting_columns,
             state.now,
+            state.book,
             *key_columns,
         ],
     )
 
 
 class _GroupWriter:
-    """A thread that owns one connection and commits requests in groups."""
+    """A thread that owns one connection and commits one book's requests in groups."""
 
-    def __init__(self) -> None:
+    def __init__(self, book: int) -> None:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="ledger-writer", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"ledger-writer-{book}",
+                                        daemon=True)
         self._thread.start()
 
     def submit(self, request: AppendRequest) -> AppendResult | LedgerError:
@@ -536,33 +575,40 @@ class _GroupWriter:
 
 
 _writer_lock = threading.Lock()
-_writer_instance: _GroupWriter | None = None
+_writers: dict[int, _GroupWriter] = {}
 _writer_pid: int | None = None
 
 
-def _writer() -> _GroupWriter:
-    global _writer_instance, _writer_pid
+def _writer(book: int) -> _GroupWriter:
+    """This process's writer thread for `book`, started on first use."""
+    global _writer_pid
+    writer = _writers.get(book)
+    if writer is not None and _writer_pid == os.getpid():
+        return writer
     with _writer_lock:
         # A forked child (Celery prefork, gunicorn) must not share its
-        # parent's thread or connection: it starts its own writer.
-        if _writer_instance is None or _writer_pid != os.getpid():
-            _writer_instance = _GroupWriter()
+        # parent's threads or connections: it starts its own writers.
+        if _writer_pid != os.getpid():
+            _writers.clear()
             _writer_pid = os.getpid()
-        return _writer_instance
+        if book not in _writers:
+            _writers[book] = _GroupWriter(book)
+        return _writers[book]
 
 
 def _queue_depth() -> int:
-    writer = _writer_instance
-    return writer._queue.qsize() if writer is not None and _writer_pid == os.getpid() else 0
+    if _writer_pid != os.getpid():
+        return 0
+    return sum(writer._queue.qsize() for writer in list(_writers.values()))
 
 
 WRITER_QUEUE_DEPTH.set_function(_queue_depth)
 
 
 def stop_writer() -> None:
-    """Stop this process's writer thread and close its connection."""
-    global _writer_instance
+    """Stop this process's writer threads and close their connections."""
     with _writer_lock:
-        if _writer_instance is not None and _writer_pid == os.getpid():
-            _writer_instance.stop()
-        _writer_instance = None
+        if _writer_pid == os.getpid():
+            for writer in _writers.values():
+                writer.stop()
+        _writers.clear()

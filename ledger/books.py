@@ -1,0 +1,113 @@
+"""Books: the parts of the log that append in parallel (issue 19).
+
+A book has its own gap-free positions, hash chain, seals and writer lock
+(one `ledger_head` row each, migration 0007). Book 1, `main`, is the log as
+it always was; `open_book` adds another. Book b holds positions
+(b-1)*2^40+1 .. b*2^40, so a position names its book (`book_of`) and stays
+a unique key over all books.
+
+Every event, posting, account and stream belongs to one book: an event may
+post only to accounts of its own book and extend only streams of its own
+book. Money moves between books by two events linked by a transfer id,
+through clearing accounts (`ledger.transfers`).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from django.db import connection
+
+from .errors import InvalidEvent
+from .types import BOOK_SPAN, book_of
+
+__all__ = ["MAIN_BOOK", "MAIN_BOOK_KEY", "BOOK_SPAN", "Book", "book_of", "book_id", "book_key",
+           "books", "open_book", "base_position", "local_position"]
+
+MAIN_BOOK = 1
+MAIN_BOOK_KEY = "main"
+
+_ids: dict[str, int] = {MAIN_BOOK_KEY: MAIN_BOOK}
+_ids_lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Book:
+    id: int
+    key: str
+    position: int
+    hash: str
+
+    @property
+    def events(self) -> int:
+        """How many events the book holds (its positions are gap-free)."""
+        return self.position - base_position(self.id)
+
+
+def base_position(book: int) -> int:
+    """The position before the book's first: its first event is base + 1."""
+    return (book - 1) * BOOK_SPAN
+
+
+def local_position(position: int) -> int:
+    """The event's number within its book: 1, 2, 3..."""
+    return position - base_position(book_of(position))
+
+
+def book_id(book: int | str) -> int:
+    """The id of a book given by id or key; refuses a key that is not open."""
+    if isinstance(book, int) and not isinstance(book, bool):
+        if book < 1:
+            raise InvalidEvent("a book id is a positive integer", book=book)
+        return book
+    known = _ids.get(book)
+    if known is not None:
+        return known
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM ledger_head WHERE key = %s", [book])
+        row = cursor.fetchone()
+    if row is None:
+        raise InvalidEvent(f"book {book!r} is not open", book=book)
+    with _ids_lock:
+        _ids[book] = row[0]
+    return row[0]
+
+
+def book_key(book: int) -> str:
+    """The key of the book with this id."""
+    for key, known in list(_ids.items()):
+        if known == book:
+            return key
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT key FROM ledger_head WHERE id = %s", [book])
+        row = cursor.fetchone()
+    if row is None:
+        raise InvalidEvent(f"book {book} is not open", book=book)
+    with _ids_lock:
+        _ids[row[0]] = book
+    return row[0]
+
+
+def books() -> list[Book]:
+    """Every open book with its head, in id order."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, key, position, hash FROM ledger_head ORDER BY id")
+        return [Book(*row) for row in cursor.fetchall()]
+
+
+def open_book(key: str) -> Book:
+    """Open a book (or return it if open). Only the tables' owner may."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT ledger_open_book(%s)", [key])
+        (opened,) = cursor.fetchone()
+        cursor.execute("SELECT id, key, position, hash FROM ledger_head WHERE id = %s",
+                       [opened])
+        book = Book(*cursor.fetchone())
+    with _ids_lock:
+        # A key may have been opened before under another id in a database
+        # since emptied (tests): the database's answer wins.
+        for stale in [k for k, v in _ids.items() if v == book.id and k != key]:
+            del _ids[stale]
+        _ids[key] = book.id
+    return book
