@@ -316,6 +316,10 @@ LEDGER_SEAL_KEY_FILE = os.environ.get("LEDGER_SEAL_KEY_FILE",
                                       str(DATA_DIR / "seals" / "ed25519.key"))
 # The daily seal (casino.reports, beat) also anchors there: on in production.
 LEDGER_SEAL_DAILY = _env_bool("LEDGER_SEAL_DAILY", PRODUCTION)
+# A two-phase transfer between books (ledger.transfers) holds the money this
+# long for the other book to answer; then the resolver voids it (decision:
+# 5 minutes, issue 19 point 2).
+LEDGER_TRANSFER_TIMEOUT_SECONDS = int(os.environ.get("LEDGER_TRANSFER_TIMEOUT_SECONDS", 300))
 
 # The catch-up feed shows each client only what its roles may read elsewhere,
 # personal data hidden from all but officers and auditors (issue 16).
@@ -380,6 +384,11 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments.flag-unfinished-hexapro": {
         "task": "casino.tournaments.tasks.flag_unfinished_hexapro",
         "schedule": crontab(hour=4, minute=25)},
+    # Ledger books (issue 19 point 2): pending transfers between books are
+    # posted, or voided once refused or past their expiry (ledger.transfers).
+    # Every minute; a rerun writes nothing.
+    "ledger.resolve-transfers": {"task": "casino.ops.tasks.resolve_transfers",
+                                 "schedule": 60.0},
 }
 
 LOGGING = {
@@ -422,7 +431,17 @@ if os.environ.get("DATABASE_REPLICA_URL"):
 
     DATABASES["replica"] = replica_database(os.environ["DATABASE_REPLICA_URL"],
                                             DATABASES["default"], parse=_database_from_url)
-DATABASE_ROUTERS = ["casino.replicas.router.ReplicaRouter"]
+# Books placed on other servers (issue 19 point 4, ledger/placement.py):
+# CASINO_BOOK_DATABASE_URLS="books_b=postgresql://...,books_c=postgresql://..."
+# adds one alias per server; each holds the ledger's tables only, and the
+# directory (ledger_placement, in `default`) says which book lives where.
+LEDGER_BOOK_DATABASES: list[str] = []
+for _entry in filter(None, os.environ.get("CASINO_BOOK_DATABASE_URLS", "").split(",")):
+    _alias, _, _url = _entry.partition("=")
+    DATABASES[_alias.strip()] = _database_from_url(_url.strip())
+    DATABASES[_alias.strip()].setdefault("OPTIONS", {}).update(DATABASE_OPTIONS)
+    LEDGER_BOOK_DATABASES.append(_alias.strip())
+DATABASE_ROUTERS = ["ledger.placement.BookRouter", "casino.replicas.router.ReplicaRouter"]
 # Decision (not in the seeds): 5 s. What reads from the replica is reports,
 # lists and the feed, none of which a cage acts on: a report 5 s old is the
 # same report asked for 5 s earlier, and a feed consumer's cursor never

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import connection, connections
 
 from .errors import InvalidEvent
 from .types import BOOK_SPAN, book_of
@@ -65,12 +65,14 @@ def book_id(book: int | str) -> int:
     if known is not None:
         return known
     with connection.cursor() as cursor:
-        cursor.execute("SELECT id FROM ledger_head WHERE key = %s", [book])
+        # The directory knows every book, wherever it is placed; a book
+        # opened before the directory knew of it is in the heads.
+        cursor.execute("SELECT coalesce((SELECT book FROM ledger_placement WHERE key = %s),"
+                       " (SELECT id FROM ledger_head WHERE key = %s))", [book, book])
         row = cursor.fetchone()
-    if row is None:
+    if row is None or row[0] is None:
         raise InvalidEvent(f"book {book!r} is not open", book=book)
-    with _ids_lock:
-        _ids[book] = row[0]
+    _remember(book, row[0])
     return row[0]
 
 
@@ -80,34 +82,36 @@ def book_key(book: int) -> str:
         if known == book:
             return key
     with connection.cursor() as cursor:
-        cursor.execute("SELECT key FROM ledger_head WHERE id = %s", [book])
+        cursor.execute("SELECT coalesce((SELECT key FROM ledger_placement WHERE book = %s),"
+                       " (SELECT key FROM ledger_head WHERE id = %s))", [book, book])
         row = cursor.fetchone()
-    if row is None:
+    if row is None or row[0] is None:
         raise InvalidEvent(f"book {book} is not open", book=book)
-    with _ids_lock:
-        _ids[row[0]] = book
+    _remember(row[0], book)
     return row[0]
 
 
-def books() -> list[Book]:
-    """Every open book with its head, in id order."""
-    with connection.cursor() as cursor:
+def books(using: str = "default") -> list[Book]:
+    """Every book open in one database with its head, in id order."""
+    with connections[using].cursor() as cursor:
         cursor.execute("SELECT id, key, position, hash FROM ledger_head ORDER BY id")
         return [Book(*row) for row in cursor.fetchall()]
 
 
-def open_book(key: str) -> Book:
-    """Open a book (or return it if open). Only the tables' owner may."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT ledger_open_book(%s)", [key])
-        (opened,) = cursor.fetchone()
-        cursor.execute("SELECT id, key, position, hash FROM ledger_head WHERE id = %s",
-                       [opened])
-        book = Book(*cursor.fetchone())
+def open_book(key: str, database: str = "default") -> Book:
+    """Open a book in `database` (or return it if open). Only the tables' owner may.
+
+    The directory (ledger.placement) hands out the id and records where it lives.
+    """
+    from .placement import place_book
+
+    return place_book(key, database)
+
+
+def _remember(key: str, book: int) -> None:
     with _ids_lock:
         # A key may have been opened before under another id in a database
         # since emptied (tests): the database's answer wins.
-        for stale in [k for k, v in _ids.items() if v == book.id and k != key]:
+        for stale in [k for k, v in _ids.items() if (v == book) != (k == key)]:
             del _ids[stale]
-        _ids[key] = book.id
-    return book
+        _ids[key] = book

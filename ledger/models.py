@@ -190,9 +190,33 @@ class LedgerHead(models.Model):
     key = models.CharField(max_length=40, unique=True, default="main")
     position = models.BigIntegerField()
     hash = models.CharField(max_length=64)
+    # A book moved to another database stays here frozen (migration 0008).
+    read_only = models.BooleanField(default=False)
 
     class Meta:
         db_table = "ledger_head"
 
     def __str__(self) -> str:
         return f"book {self.key} #{self.position}"
+
+
+class BookPlacement(models.Model):
+    """The directory: which database (a Django alias) holds each book.
+
+    Kept in the directory database (`default`), which hands out book ids,
+    so a book keeps its id and range of positions wherever it lives.
+    `ledger.placement` reads it; `manage.py move_book` changes it.
+    """
+
+    book = models.SmallIntegerField(primary_key=True)
+    key = models.CharField(max_length=40, unique=True)
+    database = models.CharField(max_length=100)
+    previous_database = models.CharField(max_length=100, null=True, blank=True)
+    moved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "ledger_placement"
+        ordering = ["book"]
+
+    def __str__(self) -> str:
+        return f"book {self.key} in {self.database}"

@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 
 import orjson
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from django.db.models import Q, Sum
 
@@ -31,14 +31,15 @@ EVENT_COLUMNS = (
 CHUNK_EVENTS_MAX = 10_000
 
 
-def _cursor():
-    connection.ensure_connection()
-    return connection.connection.cursor(binary=True)
+def _cursor(using: str = DEFAULT_DB_ALIAS):
+    database = connections[using]
+    database.ensure_connection()
+    return database.connection.cursor(binary=True)
 
 
-def load_events(first: int, last: int) -> list[RecordedEvent]:
+def load_events(first: int, last: int, using: str = DEFAULT_DB_ALIAS) -> list[RecordedEvent]:
     """Return events first..last (inclusive) with postings, in position order."""
-    return _fetch("position BETWEEN %s AND %s ORDER BY position", [first, last])
+    return _fetch("position BETWEEN %s AND %s ORDER BY position", [first, last], using)
 
 
 def load_events_after(after: int, limit: int) -> list[RecordedEvent]:
@@ -46,7 +47,8 @@ def load_events_after(after: int, limit: int) -> list[RecordedEvent]:
     return _fetch("position > %s ORDER BY position LIMIT %s", [after, limit])
 
 
-def load_book_events_after(book: int, after: int, limit: int) -> list[RecordedEvent]:
+def load_book_events_after(book: int, after: int, limit: int,
+                           using: str = DEFAULT_DB_ALIAS) -> list[RecordedEvent]:
     """Return up to `limit` events of `book` after position `after`, in order.
 
     A book's positions are one range (ledger.books), so the primary key
@@ -54,11 +56,11 @@ def load_book_events_after(book: int, after: int, limit: int) -> list[RecordedEv
     """
     base = (book - 1) * BOOK_SPAN
     return _fetch("position > %s AND position <= %s ORDER BY position LIMIT %s",
-                  [max(after, base), base + BOOK_SPAN, limit])
+                  [max(after, base), base + BOOK_SPAN, limit], using)
 
 
-def _fetch(where: str, params: list[int]) -> list[RecordedEvent]:
-    with _cursor() as cursor:
+def _fetch(where: str, params: list[int], using: str = DEFAULT_DB_ALIAS) -> list[RecordedEvent]:
+    with _cursor(using) as cursor:
         cursor.execute(f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE {where}", params)
         rows = cursor.fetchall()
         if not rows:
@@ -189,17 +191,17 @@ def balances_at(codes: Iterable[str], position: int) -> dict[str, int]:
     return balances
 
 
-def head(book: int = 1) -> tuple[int, str]:
+def head(book: int = 1, using: str = DEFAULT_DB_ALIAS) -> tuple[int, str]:
     """Return a book's last position and hash (its base and genesis when empty)."""
-    with connection.cursor() as cursor:
+    with connections[using].cursor() as cursor:
         cursor.execute("SELECT position, hash FROM ledger_head WHERE id = %s", [book])
         position, hash_ = cursor.fetchone()
     return position, hash_
 
 
-def heads() -> dict[int, tuple[int, str]]:
-    """Every book's last position and hash, by book id, in one statement."""
-    with connection.cursor() as cursor:
+def heads(using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[int, str]]:
+    """Every book's last position and hash in one database, by book id, in one statement."""
+    with connections[using].cursor() as cursor:
         cursor.execute("SELECT id, position, hash FROM ledger_head ORDER BY id")
         return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 

@@ -32,6 +32,15 @@ events re-read per run against the seals) finds the former within
 sealed/N runs; the full run (the default), which reads every event and
 rebuilds every projection, finds both in one, and a schedule still runs it.
 
+Books (issue 19, ledger.books): each book has its own chain and its own
+seal file (ledger.seals). The full run checks every book's seal file
+against its live log; the incremental run starts each book from its own
+last seal, checks the balances of the accounts that book's new events post
+to, and seals each book that passes, whatever another book does. A failure
+names the book and the position (`VerifyResult.book`; `bad_position` is the
+log's position, which names its book, and the message gives the book's own
+number too).
+
 Both walks can be throttled (`rate`, events per second), so a verification
 of a large log does not take the database from the writers.
 """
@@ -44,7 +53,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 
 from . import projections
 from .canonical import GENESIS_HASH, dumps, event_hash, timestamp_text
@@ -52,7 +61,7 @@ from .errors import InvariantViolation
 from .models import DEBIT_NORMAL_TYPES
 from .rebuild import replay_log
 from . import store
-from .books import MAIN_BOOK, base_position
+from .books import MAIN_BOOK, MAIN_BOOK_KEY, BOOK_SPAN, base_position, book_key, book_of
 from .store import head
 
 # The clock and the sleep the throttle uses (tests replace them).
@@ -87,23 +96,44 @@ class VerifyResult:
     since: int | None = None
     # Sealed events re-read by the rolling audit of an incremental run.
     audited: int = 0
+    # The key of the book the result is about (None: the whole log), and an
+    # incremental run's result for each book (its own seals, in book order).
+    book: str | None = None
+    books: tuple["VerifyResult", ...] = ()
 
     def __str__(self) -> str:
         if self.ok:
-            sealed = f", {self.sealed} sealed" if self.sealed else ""
-            since = (f"; {self.read} read after the seal at {self.since}"
-                     if self.since is not None else "")
-            if self.audited:
-                since += f", {self.audited} sealed re-read"
-            return f"verify_ledger: OK ({self.events} events{sealed}{since})"
+            if len(self.books) > 1:
+                return "verify_ledger: OK (" + " | ".join(
+                    f"{result.book}: {result._counts()}" for result in self.books) + ")"
+            return f"verify_ledger: OK ({self._counts()})"
+        where = self._where()
         if self.last_good_seal is not None or (self.sealed and self.bad_position):
-            return (f"verify_ledger: FAILED at position {self.bad_position}: {self.problem}"
+            return (f"verify_ledger: FAILED at {where}: {self.problem}"
                     f" (last good seal: {self.last_good_seal or 'none'})")
+        of_book = (f" of book {self.book}" if self.book not in (None, MAIN_BOOK_KEY) else "")
         if self.account is not None:
-            return f"verify_ledger: FAILED at account {self.account}: {self.problem}"
+            return f"verify_ledger: FAILED at account {self.account}{of_book}: {self.problem}"
         if self.table is not None:
             return f"verify_ledger: FAILED in projection {self.table}: {self.problem}"
-        return f"verify_ledger: FAILED at position {self.bad_position}: {self.problem}"
+        return f"verify_ledger: FAILED at {where}: {self.problem}"
+
+    def _counts(self) -> str:
+        sealed = f", {self.sealed} sealed" if self.sealed else ""
+        since = (f"; {self.read} read after the seal at {self.since}"
+                 if self.since is not None else "")
+        if self.audited:
+            since += f", {self.audited} sealed re-read"
+        return f"{self.events} events{sealed}{since}"
+
+    def _where(self) -> str:
+        """The bad position; in a book other than main, also the book's own number."""
+        if self.book in (None, MAIN_BOOK_KEY):
+            return f"position {self.bad_position}"
+        if self.bad_position is None:
+            return f"book {self.book}"
+        local = self.bad_position - base_position(book_of(self.bad_position))
+        return f"position {local} of book {self.book} (log position {self.bad_position})"
 
 
 class Throttle:
@@ -134,7 +164,8 @@ class Throttle:
 
 def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 0,
                  prev_hash: str = GENESIS_HASH, rate: float | None = None,
-                 hashes: list[str] | None = None, book: int | None = None) -> VerifyResult:
+                 hashes: list[str] | None = None, book: int | None = None,
+                 using: str | None = None) -> VerifyResult:
     """Recompute the hash chain of every book (or of `book`); report the first break.
 
     Each book is its own chain (ledger.books): positions gap-free from the
@@ -147,13 +178,13 @@ def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 
     in them all and `head_position` the main book's head.
     """
     if book is not None:
-        return _verify_book(book, progress, after, prev_hash, rate, hashes)
+        return _verify_book(book, progress, after, prev_hash, rate, hashes, using)
     if after or hashes is not None:
         raise InvariantViolation("a walk from a sealed position names its book")
     events = read = 0
     main_head = 0
-    for book_id in store.heads():
-        result = _verify_book(book_id, progress, 0, GENESIS_HASH, rate, None)
+    for book_id in store.heads(**({"using": using} if using else {})):
+        result = _verify_book(book_id, progress, 0, GENESIS_HASH, rate, None, using)
         events, read = events + result.events, read + result.read
         if not result.ok:
             return replace(result, events=events, read=read)
@@ -163,22 +194,28 @@ def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 
 
 
 def _verify_book(book: int, progress, after: int, prev_hash: str, rate: float | None,
-                 hashes: list[str] | None) -> VerifyResult:
-    """One book's chain; `events` counts the book's events up to where it stops."""
+                 hashes: list[str] | None, using: str | None = None) -> VerifyResult:
+    """One book's chain, in its own database (the directory's, unless `using`);
+    `events` counts the book's events up to where it stops."""
+    if using is None:
+        from .placement import database_for
+
+        using = database_for(book)
     base = base_position(book)
     after = max(after, base)
     expected_position = after + 1
     count = 0
+    done = after - base   # the book's events before the walk's first
     throttle = Throttle(rate)
-    for chunk in _book_chunks(book, throttle.chunk_events, after):
+    for chunk in _book_chunks(book, throttle.chunk_events, after, using):
         for event in chunk:
             position = event.position
             if position != expected_position:
-                return VerifyResult(False, after + count, position, expected_position,
+                return VerifyResult(False, done + count, position, expected_position,
                                     f"position {expected_position} is missing (next is {position})",
                                     read=count)
             if event.prev_hash != prev_hash:
-                return VerifyResult(False, after + count, position, position,
+                return VerifyResult(False, done + count, position, position,
                                     "prev_hash does not match the previous event's hash",
                                     read=count)
             recomputed = event_hash(
@@ -191,14 +228,14 @@ def _verify_book(book: int, progress, after: int, prev_hash: str, rate: float | 
                 postings=[(p.account, p.amount_minor, p.currency) for p in event.postings],
             )
             if recomputed != event.hash:
-                return VerifyResult(False, after + count, position, position,
+                return VerifyResult(False, done + count, position, position,
                                     "content does not match its hash (the event was altered)",
                                     read=count)
             totals: dict[str, int] = defaultdict(int)
             for posting in event.postings:
                 totals[posting.currency] += posting.amount_minor
             if any(totals.values()):
-                return VerifyResult(False, after + count, position, position,
+                return VerifyResult(False, done + count, position, position,
                                     "postings do not sum to zero per currency", read=count)
             if hashes is not None:
                 hashes.append(recomputed)
@@ -208,7 +245,7 @@ def _verify_book(book: int, progress, after: int, prev_hash: str, rate: float | 
         if progress is not None:
             progress(len(chunk))
         throttle.done(len(chunk))
-    head_position, head_hash = head(book)
+    head_position, head_hash = head(book, using)
     last = after + count
     if head_position != last or head_hash != prev_hash:
         return VerifyResult(False, last - base, head_position, last + 1,
@@ -217,10 +254,10 @@ def _verify_book(book: int, progress, after: int, prev_hash: str, rate: float | 
     return VerifyResult(True, last - base, head_position, read=count)
 
 
-def _book_chunks(book: int, chunk_events: int, after: int):
+def _book_chunks(book: int, chunk_events: int, after: int, using: str):
     """Yield one book's events after `after` in position order, chunk by chunk."""
     while True:
-        chunk = store.load_book_events_after(book, after, chunk_events)
+        chunk = store.load_book_events_after(book, after, chunk_events, using)
         if not chunk:
             return
         yield chunk
@@ -229,7 +266,7 @@ def _book_chunks(book: int, chunk_events: int, after: int):
 
 def verify_ledger(progress: Callable[[int], None] | None = None, *,
                   incremental: bool = False, rate: float | None = None,
-                  audit: int = 0) -> VerifyResult:
+                  audit: int = 0, using: str = "default") -> VerifyResult:
     """Verify the chain, then every balance, then every projection.
 
     The chain first (L8): if it is broken, nothing derived from it is
@@ -240,41 +277,58 @@ def verify_ledger(progress: Callable[[int], None] | None = None, *,
     position, the account (stored and recomputed balance) or the table and
     row (its key and the columns that differ).
 
-    `incremental`: from the last seal instead (see the module docstring);
-    it seals what it verified; `audit` more sealed events are re-read each
-    run, a rolling window over the sealed part (ledger.seals.audit_sealed).
-    `rate`: at most that many events a second.
+    `incremental`: each book from its last seal instead (see the module
+    docstring); it seals what it verified; `audit` more sealed events of
+    each book are re-read each run, a rolling window over the sealed part
+    (ledger.seals.audit_sealed). `rate`: at most that many events a second.
+    `using`: the database alias of the seals' connection (placement).
 
     One snapshot serves all three (REPEATABLE READ when this call opens the
     transaction), so appends committing meanwhile neither wait nor skew the
-    comparison. Nothing is written to the database: the scratch tables are
+    comparison. The incremental run takes its books' sealers' locks before
+    that snapshot, so a seal another sealer appended is always within it.
+    Nothing is written to the database: the scratch tables are
     dropped and the transaction rolled back. Run it in a process of its own,
     as the command does: the rebuild goes through the registered projection
     objects, which a writer thread of the same process may be using at the
     same time.
     """
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
+    if incremental:
+        from . import seals
+
+        seal_file, key_file = seals.settings_paths(using)
+        if seal_file is not None and key_file is not None:
+            books = seals.open_books(using)
+            with seals.locked_books(books, using):
+                return _in_snapshot(lambda: _verify_from_last_seal(
+                    progress, rate, audit, books=books, using=using), using)
+    return _in_snapshot(lambda: _verify_everything(progress, rate, using), using)
+
+
+def _in_snapshot(run: Callable[[], VerifyResult], using: str) -> VerifyResult:
+    """Run `run` in one REPEATABLE READ transaction (or the caller's), rolled back."""
+    database = connections[using]
+    outermost = not database.in_atomic_block
+    with transaction.atomic(using=using):
         if outermost:
-            with connection.cursor() as cursor:
+            with database.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        if incremental:
-            result = _verify_from_last_seal(progress, rate, audit)
-        else:
-            result = _verify_everything(progress, rate)
-        transaction.set_rollback(True)
+        result = run()
+        transaction.set_rollback(True, using=using)
     return result
 
 
-def _verify_everything(progress, rate) -> VerifyResult:
-    # The external seals first (ledger.seals): they name the first sealed
-    # position that differs even where the chain was recomputed or its
-    # tail cut and the head moved back, which the chain alone cannot see.
-    sealed = _verify_seals()
+def _verify_everything(progress, rate, using: str = "default") -> VerifyResult:
+    # The external seals first (ledger.seals), every book's: they name the
+    # first sealed position that differs even where the chain was
+    # recomputed or its tail cut and the head moved back, which the chain
+    # alone cannot see.
+    sealed = _verify_seals(using)
     if sealed is not None and not sealed.ok:
-        return VerifyResult(False, 0, head()[0], sealed.bad_position, sealed.problem,
-                            last_good_seal=sealed.last_good_seal, sealed=sealed.sealed_size)
+        return _sealed_failure(sealed, using=using)
     result = verify_chain(progress, rate=rate)
+    if not result.ok and result.bad_position is not None:
+        result = replace(result, book=book_key(book_of(result.bad_position)))
     if result.ok:
         result = _verify_balances(result) or _verify_projections(result) or result
     if sealed is not None:
@@ -282,80 +336,149 @@ def _verify_everything(progress, rate) -> VerifyResult:
     return result
 
 
-def _verify_from_last_seal(progress, rate, audit: int = 0) -> VerifyResult:
-    """The incremental run: the seal file, the sealed position, then the new events.
+def _sealed_failure(failed, *, using: str, book=None, **fields) -> VerifyResult:
+    """A seal check's failure (ledger.seals.SealCheck, in the book's own
+    positions) as a VerifyResult at the log's position, naming the book."""
+    from . import seals
 
+    key = failed.book or MAIN_BOOK_KEY
+    try:
+        ref = book if book is not None else seals.book_ref(key, using)
+    except ValueError:   # a book the database no longer has
+        ref = None
+    position = (None if ref is None or failed.bad_position is None
+                else ref.base + failed.bad_position)
+    head_position = head()[0] if ref is None else head(ref.id)[0]
+    return VerifyResult(False, 0, head_position, position, failed.problem,
+                        last_good_seal=failed.last_good_seal, sealed=failed.sealed_size,
+                        book=key, **fields)
+
+
+def _verify_from_last_seal(progress, rate, audit: int = 0, *, books=None,
+                           using: str = "default") -> VerifyResult:
+    """The incremental run: for each book, its seal file, its sealed position,
+    then its new events and the balances they move; then each book that
+    passed is sealed.
+
+    Call it holding the books' sealers' locks (verify_ledger takes them).
     Without a configured seal file it is the full run (nothing to start
-    from, nowhere to record). With no seal yet it walks everything, rebuilds
-    the projections too, and writes the first seal.
+    from, nowhere to record). While no book has a seal yet it walks
+    everything, rebuilds the projections too, and writes the first seals.
+    A book that fails is not sealed and is the result; the others are
+    still sealed (`books` of the result has each book's).
     """
     from . import seals
 
-    seal_file, key_file = seals.settings_paths()
+    seal_file, key_file = seals.settings_paths(using)
     if seal_file is None or key_file is None:
-        return _verify_everything(progress, rate)
-    with seals.locked(seal_file):
-        sealed, recorded, broken = seals.load_sealed(seal_file, key_file)
+        return _verify_everything(progress, rate, using)
+    if books is None:
+        books = seals.open_books(using)
+    results: list[VerifyResult] = []
+    passed = []      # (book, its seal file, its seals, recorded hashes, new hashes)
+    any_sealed = False
+    for ref in books:
+        book_file = seals.book_path(seal_file, ref.key)
+        sealed, recorded, broken = seals.load_sealed(book_file, key_file, ref.key)
         since = len(recorded)
-        last_seal = sealed[-1]["tree_size"] if sealed else None
-        failed = broken or seals.check_anchor(recorded, sealed)
+        any_sealed = any_sealed or since > 0
+        failed = broken or seals.check_anchor(recorded, sealed, ref, using)
         audited = 0
         if failed is None:
-            failed, audited = seals.audit_sealed(recorded, sealed, seal_file, audit)
+            failed, audited = seals.audit_sealed(recorded, sealed, book_file, audit, ref,
+                                                 using)
         if failed is not None:
-            return VerifyResult(False, 0, head()[0], failed.bad_position, failed.problem,
-                                last_good_seal=failed.last_good_seal,
-                                sealed=failed.sealed_size, since=since, audited=audited)
+            results.append(_sealed_failure(failed, using=using, book=ref, since=since,
+                                           audited=audited))
+            continue
         new: list[str] = []
-        result = verify_chain(progress, after=since,
+        result = verify_chain(progress, after=ref.base + since,
                               prev_hash=recorded[-1] if recorded else GENESIS_HASH,
-                              rate=rate, hashes=new, book=MAIN_BOOK)
-        result = replace(result, sealed=since, since=since)
+                              rate=rate, hashes=new, book=ref.id)
+        result = replace(result, sealed=since, since=since, book=ref.key, audited=audited)
         if not result.ok:
-            return replace(result, last_good_seal=last_seal)
-        # With no seal yet this is the full run: every account, posted to or not.
-        failed_balance = _verify_balances(result, after=since or None)
+            results.append(replace(result, last_good_seal=sealed[-1]["tree_size"]
+                                   if sealed else None))
+            continue
+        # With no seal yet, every account of the book, posted to or not.
+        failed_balance = _verify_balances(result, after=ref.base + since if since else None,
+                                          book=ref.id)
         if failed_balance is not None:
-            return failed_balance
-        if since == 0:
-            failed_projection = _verify_projections(result)
-            if failed_projection is not None:
-                return failed_projection
-        seals.seal_new(seal_file=seal_file, key_file=key_file, seals=sealed,
-                       recorded=recorded, new=new)
-        return replace(result, sealed=since + len(new), audited=audited)
+            results.append(replace(failed_balance, book=ref.key, since=since, sealed=since,
+                                   read=result.read))
+            continue
+        passed.append((ref, book_file, sealed, recorded, new))
+        results.append(replace(result, sealed=since + len(new)))
+    for key, path in seals.orphaned_seal_files(seal_file, books):
+        results.append(_sealed_failure(seals.SealCheck(
+            False, len(seals.read_seals(path)), 0, None, None,
+            f"book {key} has seals ({path.name}) but the database has no such book (removed)",
+            key), using=using))
+    if not any_sealed and all(result.ok for result in results):
+        # No seal anywhere yet: this is the full run, projections included.
+        failed_projection = _verify_projections(_combined(results))
+        if failed_projection is not None:
+            return failed_projection
+    for ref, book_file, sealed, recorded, new in passed:
+        seals.seal_new(seal_file=book_file, key_file=key_file, seals=sealed,
+                       recorded=recorded, new=new, book=ref.key)
+    return _combined(results)
 
 
-def _verify_seals():
+def _combined(results: list[VerifyResult]) -> VerifyResult:
+    """The books' results as one: the first failure (in book order), else the
+    sum over the books (the main book's head and `since`); `books` keeps each."""
+    per_book = tuple(results)
+    failure = next((result for result in results if not result.ok), None)
+    if failure is not None:
+        return replace(failure, books=per_book)
+    main = next((result for result in results if result.book == MAIN_BOOK_KEY), results[0])
+    if len(results) == 1:
+        return replace(main, book=None, books=per_book)
+    return VerifyResult(True, sum(r.events for r in results), main.head_position,
+                        read=sum(r.read for r in results), since=main.since,
+                        sealed=sum(r.sealed for r in results),
+                        audited=sum(r.audited for r in results), books=per_book)
+
+
+def _verify_seals(using: str = "default"):
     from .seals import verify_seals
 
-    return verify_seals()
+    return verify_seals(using)
 
 
-def _verify_balances(chain: VerifyResult, after: int | None = None) -> VerifyResult | None:
+def _verify_balances(chain: VerifyResult, after: int | None = None,
+                     book: int | None = None) -> VerifyResult | None:
     """Name the first account (by code) whose balance is not its postings' sum.
 
-    Every account; with `after`, only the accounts the events after that
-    position post to (each still summed over all its postings).
+    Every account (of `book`, when given); with `after` (a position of
+    `book`), only the accounts the book's events after it post to (each
+    still summed over all its postings).
     """
     debit_normal = ", ".join(f"'{t}'" for t in sorted(DEBIT_NORMAL_TYPES))
     natural = (f"CASE WHEN a.type IN ({debit_normal}) THEN coalesce(r.debit_minor, 0)"
                " ELSE -coalesce(r.debit_minor, 0) END")
     with connection.cursor() as cursor:
         if after is None:
+            of_book = "" if book is None else " WHERE book = %s"
             cursor.execute(
                 "WITH recomputed AS ("
                 " SELECT account_id AS code, sum(amount_minor) AS debit_minor"
-                " FROM ledger_posting GROUP BY account_id)"
+                f" FROM ledger_posting{of_book} GROUP BY account_id)"
                 f" SELECT coalesce(a.code, r.code), a.balance_minor, {natural}"
-                " FROM ledger_account AS a FULL JOIN recomputed AS r ON r.code = a.code"
+                f" FROM (SELECT * FROM ledger_account{of_book}) AS a"
+                " FULL JOIN recomputed AS r ON r.code = a.code"
                 f" WHERE a.code IS NULL OR a.balance_minor <> {natural}"
-                " ORDER BY 1 LIMIT 1"
+                " ORDER BY 1 LIMIT 1",
+                [] if book is None else [book, book],
             )
         else:
+            # The book's range of positions bounds the new postings, so the
+            # postings' primary key serves the read (ledger.books).
+            last = (book_of(after + 1) if book is None else book) * BOOK_SPAN
             cursor.execute(
                 "WITH touched AS (SELECT DISTINCT account_id AS code FROM ledger_posting"
-                " WHERE event_id > %s),"
+                " WHERE event_id > %s AND event_id <= %s),"
                 " recomputed AS (SELECT p.account_id AS code, sum(p.amount_minor) AS debit_minor"
                 " FROM ledger_posting AS p JOIN touched AS t ON t.code = p.account_id"
                 " GROUP BY p.account_id)"
@@ -363,7 +486,7 @@ def _verify_balances(chain: VerifyResult, after: int | None = None) -> VerifyRes
                 " FROM recomputed AS r LEFT JOIN ledger_account AS a ON a.code = r.code"
                 f" WHERE a.code IS NULL OR a.balance_minor <> {natural}"
                 " ORDER BY 1 LIMIT 1",
-                [after],
+                [after, last],
             )
         row = cursor.fetchone()
     if row is None:

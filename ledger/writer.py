@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.utils import timezone
 from prometheus_client import Gauge, Histogram
 
@@ -52,6 +52,7 @@ from .errors import (
 from .models import natural_sign
 from .store import load_events
 from .books import MAIN_BOOK, book_id
+from .placement import database_for, forget, is_moved_error
 from .types import (
     AMOUNT_MINOR_ABS_MAX,
     KEY_LENGTH_MAX,
@@ -129,11 +130,23 @@ def append(
     """
     append_request = _build_request(events, expected_versions, idempotency_key, metadata, request,
                                     report_balances, book_id(book))
+    using = database_for(append_request.book)
     with APPEND_SECONDS.time():
-        if connection.in_atomic_block:
-            outcome = write_group([append_request])[0]
+        if connections[using].in_atomic_block:
+            outcome = write_group([append_request], using=using)[0]
         else:
-            outcome = _writer(append_request.book).submit(append_request)
+            try:
+                outcome = _writer(append_request.book, using).submit(append_request)
+            except DatabaseError as error:
+                # The book was moved and this process's directory entry is
+                # stale: the old copy refused (it is frozen). Ask again, once.
+                if not is_moved_error(error):
+                    raise
+                forget(append_request.book)
+                moved_to = database_for(append_request.book)
+                if moved_to == using:
+                    raise
+                outcome = _writer(append_request.book, moved_to).submit(append_request)
     if isinstance(outcome, LedgerError):
         raise outcome
     return outcome
@@ -203,8 +216,10 @@ class _GroupState:
     """What the writer knows while it holds the lock: the database plus the
     effects of the requests already accepted in this group."""
 
-    def __init__(self, cursor, requests: Sequence[AppendRequest], book: int) -> None:
+    def __init__(self, cursor, requests: Sequence[AppendRequest], book: int,
+                 using: str = DEFAULT_DB_ALIAS) -> None:
         self.book = book
+        self.using = using
         keys = sorted({r.idempotency_key for r in requests if r.idempotency_key is not None})
         streams = sorted({e.stream for r in requests for e in r.events}
                          | {s for r in requests for s in r.expected_versions})
@@ -255,7 +270,7 @@ class _GroupState:
                 )
             if key in self.results_by_key:
                 return AppendResult(self.results_by_key[key].events, replayed=True)
-            return AppendResult(tuple(load_events(first, last)), replayed=True)
+            return AppendResult(tuple(load_events(first, last, self.using)), replayed=True)
 
         for stream in (*request.expected_versions, *(e.stream for e in request.events)):
             if stream in self.foreign_streams:
@@ -402,13 +417,15 @@ def _check_balance(account: _AccountState, balance: int) -> None:
         )
 
 
-def write_group(requests: Sequence[AppendRequest]) -> list[AppendResult | LedgerError]:
+def write_group(requests: Sequence[AppendRequest],
+                using: str = DEFAULT_DB_ALIAS) -> list[AppendResult | LedgerError]:
     """Write a group of requests in the current transaction.
 
     Must run inside `transaction.atomic()`. Returns one outcome per request,
     in order: the result, or the `LedgerError` that refused it. The requests
     of one group are for one book.
     """
+    connection = connections[using]
     if not connection.in_atomic_block:
         raise InvariantViolation("write_group must run inside transaction.atomic()")
     if len(requests) > REQUESTS_PER_GROUP_MAX:
@@ -420,7 +437,7 @@ def write_group(requests: Sequence[AppendRequest]) -> list[AppendResult | Ledger
         raise InvariantViolation("a group is written to one book")
     outcomes: list[AppendResult | LedgerError] = []
     with connection.cursor() as cursor:
-        state = _GroupState(cursor, requests, books.pop())
+        state = _GroupState(cursor, requests, books.pop(), using)
         for request in requests:
             try:
                 outcomes.append(state.apply(request))
@@ -428,7 +445,11 @@ def write_group(requests: Sequence[AppendRequest]) -> list[AppendResult | Ledger
                 outcomes.append(error)
         if state.recorded:
             _insert_log(cursor, state)
-            projections.apply(state.recorded)
+            if using == DEFAULT_DB_ALIAS:
+                # The apps' projections live in the main database, beside the
+                # books placed there; a book placed on another server holds
+                # the ledger's own projections only (ledger.placement).
+                projections.apply(state.recorded)
     return outcomes
 
 
@@ -493,7 +514,8 @@ def _insert_log(cursor, state: _GroupState) -> None:
 class _GroupWriter:
     """A thread that owns one connection and commits one book's requests in groups."""
 
-    def __init__(self, book: int) -> None:
+    def __init__(self, book: int, using: str = DEFAULT_DB_ALIAS) -> None:
+        self.using = using
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name=f"ledger-writer-{book}",
                                         daemon=True)
@@ -513,7 +535,7 @@ class _GroupWriter:
         while True:
             item = held if held is not None else self._queue.get()
             if item is None:
-                connection.close()
+                connections[self.using].close()
                 return
             # The callers answered by the last commit are waking up to send
             # their next request; without a pause this thread would take the
@@ -554,9 +576,10 @@ class _GroupWriter:
     def _commit(self, group: list) -> None:
         GROUP_SIZE.observe(len(group))
         try:
-            with transaction.atomic():
-                outcomes = write_group([request for request, _ in group])
+            with transaction.atomic(using=self.using):
+                outcomes = write_group([request for request, _ in group], self.using)
         except BaseException as error:  # noqa: BLE001 - every caller must get an answer
+            connection = connections[self.using]
             connection.close_if_unusable_or_obsolete()
             if isinstance(error, DatabaseError):
                 connection.close()
@@ -575,14 +598,14 @@ class _GroupWriter:
 
 
 _writer_lock = threading.Lock()
-_writers: dict[int, _GroupWriter] = {}
+_writers: dict[tuple[int, str], _GroupWriter] = {}
 _writer_pid: int | None = None
 
 
-def _writer(book: int) -> _GroupWriter:
-    """This process's writer thread for `book`, started on first use."""
+def _writer(book: int, using: str = DEFAULT_DB_ALIAS) -> _GroupWriter:
+    """This process's writer thread for `book` in database `using`, started on first use."""
     global _writer_pid
-    writer = _writers.get(book)
+    writer = _writers.get((book, using))
     if writer is not None and _writer_pid == os.getpid():
         return writer
     with _writer_lock:
@@ -591,9 +614,9 @@ def _writer(book: int) -> _GroupWriter:
         if _writer_pid != os.getpid():
             _writers.clear()
             _writer_pid = os.getpid()
-        if book not in _writers:
-            _writers[book] = _GroupWriter(book)
-        return _writers[book]
+        if (book, using) not in _writers:
+            _writers[book, using] = _GroupWriter(book, using)
+        return _writers[book, using]
 
 
 def _queue_depth() -> int:

@@ -33,8 +33,8 @@ def reads(monkeypatch):
     positions: list[int] = []
     real = store._fetch
 
-    def counting(where, params):
-        events = real(where, params)
+    def counting(where, params, *using):
+        events = real(where, params, *using)
         positions.extend(event.position for event in events)
         return events
 

@@ -1,0 +1,245 @@
+"""Placement: which database holds each book (issue 19, point 4).
+
+The directory (`ledger_placement`, model `BookPlacement`) lives in the
+directory database, `default`, and maps each book to a Django database
+alias. Book ids are handed out there, so a book keeps its id and its range
+of positions wherever it lives. The writer asks `database_for(book)` on
+every append (a dictionary lookup after the first) and appends in that
+database, with that book's lock; reads of a book go to the same alias
+(`ledger.store`'s `using=`, or the ORM inside `reading_book(book)`, which
+`BookRouter` reads).
+
+Books placed outside `default` hold the ledger's own tables and projections
+(accounts, streams, balances); the casino apps' projections live in
+`default` beside the books they read, so apps append to books placed there.
+
+Moving a book (`move_book`, `manage.py move_book`): freeze the old copy
+(its insert trigger then refuses appends: a writer that still sends them
+there gets SQLSTATE 25006 and, in a writer thread, asks the directory
+again and retries once), copy the events in position order into the new
+database (whose triggers re-check continuity and the chain and rebuild
+accounts, balances and streams), verify the copy's chain and head against
+the old, switch the directory, and keep the old copy, read-only.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.utils import timezone
+
+from .books import Book, _remember, book_id, book_key
+
+DIRECTORY = DEFAULT_DB_ALIAS
+COPY_CHUNK_EVENTS = 2_000
+READ_ONLY_SQLSTATE = "25006"
+
+_databases: dict[int, str] = {}
+_lock = threading.Lock()
+_reading: ContextVar[int | None] = ContextVar("ledger_reading_book", default=None)
+
+
+def database_for(book: int | str) -> str:
+    """The alias of the database that holds `book` (`default` unless placed elsewhere)."""
+    book = book_id(book)
+    alias = _databases.get(book)
+    if alias is not None:
+        return alias
+    with connections[DIRECTORY].cursor() as cursor:
+        cursor.execute("SELECT database FROM ledger_placement WHERE book = %s", [book])
+        row = cursor.fetchone()
+    alias = row[0] if row else DEFAULT_DB_ALIAS
+    with _lock:
+        _databases[book] = alias
+    return alias
+
+
+def forget(book: int | None = None) -> None:
+    """Drop what this process remembers of the directory (all books, or one)."""
+    with _lock:
+        if book is None:
+            _databases.clear()
+        else:
+            _databases.pop(book, None)
+
+
+def is_moved_error(error: BaseException) -> bool:
+    """Whether a database error says the book was moved (its old copy is frozen)."""
+    cause = getattr(error, "__cause__", None)
+    return getattr(cause, "sqlstate", None) == READ_ONLY_SQLSTATE and "was moved" in str(error)
+
+
+def placements() -> dict[str, str]:
+    """Book key -> database alias, from the directory."""
+    with connections[DIRECTORY].cursor() as cursor:
+        cursor.execute("SELECT key, database FROM ledger_placement ORDER BY book")
+        return dict(cursor.fetchall())
+
+
+def place_book(key: str, database: str = DEFAULT_DB_ALIAS) -> Book:
+    """Open a book in `database` under an id the directory hands out (or return it).
+
+    Run as the tables' owner: opening a book is an operator's act.
+    """
+    with transaction.atomic(using=DIRECTORY), connections[DIRECTORY].cursor() as cursor:
+        cursor.execute("LOCK TABLE ledger_placement IN SHARE ROW EXCLUSIVE MODE")
+        cursor.execute("SELECT book, database FROM ledger_placement WHERE key = %s", [key])
+        row = cursor.fetchone()
+        if row is None:
+            # Ids already used in the directory database's own heads count too
+            # (a book opened there before the directory knew of it).
+            cursor.execute("SELECT greatest((SELECT max(book) FROM ledger_placement),"
+                           " (SELECT max(id) FROM ledger_head), 0) + 1")
+            book = cursor.fetchone()[0]
+            cursor.execute("INSERT INTO ledger_placement (book, key, database)"
+                           " VALUES (%s, %s, %s)", [book, key, database])
+        else:
+            book, placed = row
+            if placed != database:
+                raise ValueError(f"book {key} is placed in {placed}, not {database}")
+        opened = _open_head(key, book, database)
+    with _lock:
+        _databases[opened.id] = database
+    _remember(key, opened.id)
+    return opened
+
+
+def _open_head(key: str, book: int, database: str) -> Book:
+    with connections[database].cursor() as cursor:
+        cursor.execute("SELECT ledger_open_book(%s, %s::smallint)", [key, book])
+        cursor.execute("SELECT id, key, position, hash FROM ledger_head WHERE id = %s", [book])
+        return Book(*cursor.fetchone())
+
+
+def move_book(key: str, to_database: str) -> Book:
+    """Move a book to another database: freeze, copy, verify, switch; the old copy stays frozen.
+
+    Returns the book as it stands in its new database. Nothing is lost: an
+    append after the freeze is refused by the old copy (and retried by the
+    writer against the new one once the directory has switched), and the
+    copy is checked event by event by the new database's triggers and
+    against the old head before the switch.
+    """
+    from .store import heads, load_book_events_after
+    from .verify import verify_chain
+
+    book = book_id(key)
+    from_database = database_for(book)
+    if from_database == to_database:
+        raise ValueError(f"book {key} is already in {to_database}")
+    with transaction.atomic(using=from_database), connections[from_database].cursor() as cursor:
+        cursor.execute("SELECT ledger_freeze_book(%s::smallint)", [book])
+    frozen_head = heads(using=from_database)[book]
+    with transaction.atomic(using=to_database):
+        _open_head(key, book, to_database)
+        after = 0
+        while True:
+            chunk = load_book_events_after(book, after, COPY_CHUNK_EVENTS, using=from_database)
+            if not chunk:
+                break
+            _copy_events(chunk, to_database)
+            after = chunk[-1].position
+        _copy_keys(book, from_database, to_database)
+    copied = verify_chain(book=book, using=to_database)
+    if not copied.ok or heads(using=to_database)[book] != frozen_head:
+        raise RuntimeError(f"the copy of book {key} in {to_database} does not verify: {copied}")
+    with transaction.atomic(using=DIRECTORY), connections[DIRECTORY].cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO ledger_placement (book, key, database, previous_database, moved_at)"
+            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (book) DO UPDATE SET"
+            " database = EXCLUDED.database, previous_database = EXCLUDED.previous_database,"
+            " moved_at = EXCLUDED.moved_at",
+            [book, key, to_database, from_database, timezone.now()])
+    forget(book)
+    position, hash_ = heads(using=to_database)[book]
+    return Book(book, key, position, hash_)
+
+
+def _copy_events(events, database: str) -> None:
+    """Insert recorded events with their postings as they are (same positions, same hashes)."""
+    from .canonical import dumps
+
+    posting_rows = [(e.position, index, p.account, p.amount_minor, p.currency, e.book)
+                    for e in events for index, p in enumerate(e.postings)]
+    with connections[database].cursor() as cursor:
+        cursor.execute(
+            "WITH new_events AS ("
+            " INSERT INTO ledger_event (position, book, stream, version, type, schema_version,"
+            " payload, metadata, idempotency_key, occurred_at, recorded_at, gaming_day,"
+            " prev_hash, hash)"
+            " SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[], %s::int[],"
+            " %s::text[], %s::smallint[], %s::text[]::jsonb[], %s::text[]::jsonb[], %s::text[],"
+            " %s::timestamptz[], %s::timestamptz[], %s::date[], %s::text[], %s::text[])"
+            ") INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
+            " book) SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[],"
+            " %s::bigint[], %s::text[], %s::smallint[])",
+            [
+                [e.position for e in events], [e.book for e in events],
+                [e.stream for e in events], [e.version for e in events],
+                [e.type for e in events], [e.schema_version for e in events],
+                [dumps(e.payload) for e in events], [dumps(e.metadata) for e in events],
+                [e.idempotency_key for e in events], [e.occurred_at for e in events],
+                [e.recorded_at for e in events], [e.gaming_day for e in events],
+                [e.prev_hash for e in events], [e.hash for e in events],
+                *([list(column) for column in zip(*posting_rows)] or [[]] * 6),
+            ],
+        )
+
+
+def _copy_keys(book: int, from_database: str, to_database: str) -> None:
+    with connections[from_database].cursor() as cursor:
+        cursor.execute("SELECT key, fingerprint, first_position, last_position, recorded_at"
+                       " FROM ledger_idempotency WHERE book = %s", [book])
+        rows = cursor.fetchall()
+    if not rows:
+        return
+    with connections[to_database].cursor() as cursor:
+        cursor.executemany(
+            "INSERT INTO ledger_idempotency (key, fingerprint, first_position, last_position,"
+            " recorded_at, book) VALUES (%s, %s, %s, %s, %s, %s)",
+            [(*row, book) for row in rows])
+
+
+@contextmanager
+def reading_book(book: int | str) -> Iterator[str]:
+    """ORM reads of the ledger's models inside go to the book's database (BookRouter)."""
+    token = _reading.set(book_id(book))
+    try:
+        yield database_for(book)
+    finally:
+        _reading.reset(token)
+
+
+def book_databases() -> list[str]:
+    """Aliases that hold books only (settings.LEDGER_BOOK_DATABASES)."""
+    return list(getattr(settings, "LEDGER_BOOK_DATABASES", ()))
+
+
+class BookRouter:
+    """Routes the ledger's models to a book's database inside `reading_book`,
+    and keeps every app but the ledger out of databases that hold books only."""
+
+    def db_for_read(self, model, **hints):
+        book = _reading.get()
+        if book is not None and model._meta.app_label == "ledger":
+            return database_for(book)
+        return None
+
+    db_for_write = db_for_read
+
+    def allow_migrate(self, db, app_label, model_name=None, **hints):
+        if db in book_databases():
+            return app_label == "ledger"
+        return None
+
+    def allow_relation(self, obj1, obj2, **hints):
+        return None
+
+
+__all__ = ["database_for", "forget", "place_book", "move_book", "placements", "reading_book",
+           "BookRouter", "book_key", "is_moved_error"]
