@@ -11,15 +11,26 @@ Public API: `append`, `open_account`, `NewEvent`, `Posting`, `Metadata`,
 they import `ledger`, `ledger.read` and `ledger.projections`, nothing else. Nothing here knows about casinos; `casino.*`
 builds on it, never the reverse.
 
+Books (issue 19, `ledger.books`, migration 0007): the log is partitioned
+into books, each with its own gap-free positions (book b holds
+(b-1)*2^40+1 .. b*2^40), hash chain, seals and writer lock, so books append
+in parallel. Every guarantee below holds per book; an event posts only to
+its own book's accounts and extends only its own book's streams, and money
+moves between books as two events through clearing accounts
+(`ledger.transfers`). Book 1, `main`, holds everything the casino apps
+write. A directory (`ledger.placement`, migration 0008) says which database
+holds each book. tests/ledger/test_books.py proves L1-L9 per book.
+
 Guarantees (each enforced where stated and proven by the named tests):
 
 L1  Immutable. Events, postings and idempotency records are never updated or
     deleted: PostgreSQL triggers reject UPDATE, DELETE and TRUNCATE for every
     role (migration 0002); the admin is read-only.
     tests/ledger/test_immutability.py
-L2  Gap-free, commit-ordered positions. Positions are 1..n with no gap and
-    become visible in order: the writer lock is held through commit; an insert
-    trigger refuses a non-contiguous position and moves the head.
+L2  Gap-free, commit-ordered positions. A book's positions run on from its
+    first with no gap and become visible in order: the book's writer lock is
+    held through commit; an insert trigger refuses a non-contiguous position
+    and moves the book's head.
     tests/ledger/test_concurrency.py, test_immutability.py
 L3  Balanced. Each event's postings sum to zero per currency: checked in
     `NewEvent`, again by a statement trigger on insert, again by verify.
@@ -50,8 +61,8 @@ L6  Optimistic concurrency. An append with a stale expected stream version
 L7  Idempotent. A repeated key with the same request returns the original
     result and writes nothing; with a different request it is refused.
     tests/ledger/test_idempotency.py
-L8  Tamper-evident. hash = sha256(prev_hash || canonical event) over the
-    global order; `verify_ledger` names the first altered, missing or
+L8  Tamper-evident. hash = sha256(prev_hash || canonical event) over each
+    book's order, from the genesis hash; `verify_ledger` names the first altered, missing or
     reordered position. tests/ledger/test_verify.py
 L9  Rebuildable. Every projection is a function of the log: a rebuild
     reproduces the live tables exactly. `verify_ledger` rebuilds every

@@ -214,3 +214,29 @@ def test_books_lock_apart(django_db_blocker):
         holder.join()
     assert errors == []
     assert verify_chain().ok
+
+
+def test_the_log_of_a_book_is_append_only(tallinn):
+    """L1 in a book: its events, postings and keys are never updated or deleted."""
+    transfer("tallinn/player/alice", "tallinn/cage", 300, book="tallinn",
+             idempotency_key="k-l1")
+    base = base_position(tallinn.id)
+    for statement in (f"UPDATE ledger_event SET type = 'x' WHERE position > {base}",
+                      f"DELETE FROM ledger_posting WHERE event_id > {base}",
+                      "DELETE FROM ledger_idempotency WHERE key = 'k-l1'"):
+        assert "append-only" in _fails(statement)
+
+
+def test_a_books_events_balance_in_its_currency(tallinn):
+    """L3 and L5 in a book: unbalanced postings and a foreign currency are refused, writing nothing."""
+    from ledger import NewEvent, Posting
+    from ledger.errors import CurrencyMismatch, UnbalancedPostings
+
+    head = LedgerHead.objects.get(key="tallinn").position
+    with pytest.raises(UnbalancedPostings):
+        NewEvent(stream="tallinn/x", type="t", payload={},
+                 postings=(Posting("tallinn/cage", 5, "EUR"),
+                           Posting("tallinn/player/alice", -4, "EUR")))
+    with pytest.raises(CurrencyMismatch):
+        transfer("tallinn/player/alice", "tallinn/cage", 300, currency="USD", book="tallinn")
+    assert LedgerHead.objects.get(key="tallinn").position == head
