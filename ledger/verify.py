@@ -348,7 +348,7 @@ def _sealed_failure(failed, *, using: str, book=None, **fields) -> VerifyResult:
         ref = None
     position = (None if ref is None or failed.bad_position is None
                 else ref.base + failed.bad_position)
-    head_position = head()[0] if ref is None else head(ref.id)[0]
+    head_position = head()[0] if ref is None else head(ref.id, using=using)[0]
     return VerifyResult(False, 0, head_position, position, failed.problem,
                         last_good_seal=failed.last_good_seal, sealed=failed.sealed_size,
                         book=key, **fields)
@@ -394,7 +394,7 @@ def _verify_from_last_seal(progress, rate, audit: int = 0, *, books=None,
         new: list[str] = []
         result = verify_chain(progress, after=ref.base + since,
                               prev_hash=recorded[-1] if recorded else GENESIS_HASH,
-                              rate=rate, hashes=new, book=ref.id)
+                              rate=rate, hashes=new, book=ref.id, using=using)
         result = replace(result, sealed=since, since=since, book=ref.key, audited=audited)
         if not result.ok:
             results.append(replace(result, last_good_seal=sealed[-1]["tree_size"]
@@ -402,18 +402,15 @@ def _verify_from_last_seal(progress, rate, audit: int = 0, *, books=None,
             continue
         # With no seal yet, every account of the book, posted to or not.
         failed_balance = _verify_balances(result, after=ref.base + since if since else None,
-                                          book=ref.id)
+                                          book=ref.id, using=using)
         if failed_balance is not None:
             results.append(replace(failed_balance, book=ref.key, since=since, sealed=since,
                                    read=result.read))
             continue
         passed.append((ref, book_file, sealed, recorded, new))
         results.append(replace(result, sealed=since + len(new)))
-    for key, path in seals.orphaned_seal_files(seal_file, books):
-        results.append(_sealed_failure(seals.SealCheck(
-            False, len(seals.read_seals(path)), 0, None, None,
-            f"book {key} has seals ({path.name}) but the database has no such book (removed)",
-            key), using=using))
+    for missing in seals.missing_books(seal_file, books, using):
+        results.append(_sealed_failure(missing, using=using))
     if not any_sealed and all(result.ok for result in results):
         # No seal anywhere yet: this is the full run, projections included.
         failed_projection = _verify_projections(_combined(results))
@@ -448,17 +445,17 @@ def _verify_seals(using: str = "default"):
 
 
 def _verify_balances(chain: VerifyResult, after: int | None = None,
-                     book: int | None = None) -> VerifyResult | None:
+                     book: int | None = None, using: str = "default") -> VerifyResult | None:
     """Name the first account (by code) whose balance is not its postings' sum.
 
     Every account (of `book`, when given); with `after` (a position of
     `book`), only the accounts the book's events after it post to (each
-    still summed over all its postings).
+    still summed over all its postings). In the database `using`.
     """
     debit_normal = ", ".join(f"'{t}'" for t in sorted(DEBIT_NORMAL_TYPES))
     natural = (f"CASE WHEN a.type IN ({debit_normal}) THEN coalesce(r.debit_minor, 0)"
                " ELSE -coalesce(r.debit_minor, 0) END")
-    with connection.cursor() as cursor:
+    with connections[using].cursor() as cursor:
         if after is None:
             of_book = "" if book is None else " WHERE book = %s"
             cursor.execute(
