@@ -60,12 +60,15 @@ little in X (`ledger.insufficient_funds`, from the writer under the book's
 lock), too much in Y (`ledger.balance_max_exceeded`, atomic path; in the
 two-phase path B refuses and the transfer is voided).
 
-Databases. Today every book lives in `default`; the placement directory
-(`ledger.placement.database_for`, the lead's) will decide. Every read here
-takes the alias as one parameter (`using`), `_database(book)` names a
-book's alias and `_same_database(a, b)` chooses the path; both answer
-"default" / True for now. The appends go through `ledger.append`, which
-will route each book to its database by itself.
+Databases. The placement directory (`ledger.placement.database_for`)
+names each book's database: `_database(book)` asks it, and
+`_same_database(a, b)` chooses the path. Every read here goes to the
+book's own database (`connections[alias]`); the appends go through
+`ledger.append`, which routes each book to its database by itself. The
+public functions that take a transfer id take `using`, the database where
+to look for its source stream first (a moved book's live copy is then
+found through the directory); `resolve_pending` sweeps every database
+that holds books, each for the books placed there.
 """
 
 from __future__ import annotations
@@ -81,6 +84,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from .books import book_id, book_key
+from .placement import database_for, placed_books
 from .errors import (AccountExists, CurrencyMismatch, IdempotencyConflict, InvalidEvent,
                      LedgerError, StaleVersion, UnknownAccount)
 from .models import AccountType, natural_sign
@@ -230,21 +234,13 @@ def hold_account(book: str, other: str, currency: str) -> str:
 
 
 def _database(book: int) -> str:
-    """The alias of the database holding `book`.
-
-    Always `default` for now: the placement directory
-    (`ledger.placement.database_for`) is coming and will answer here.
-    """
-    return DEFAULT_DB_ALIAS
+    """The alias of the database holding `book` (the placement directory's answer)."""
+    return database_for(book)
 
 
 def _same_database(source_book: int, target_book: int) -> bool:
-    """Whether both books live in one database, so one transaction spans them.
-
-    True for now (every book is in `default`); with placement it becomes
-    `_database(source_book) == _database(target_book)`.
-    """
-    return True
+    """Whether both books live in one database, so one transaction spans them."""
+    return _database(source_book) == _database(target_book)
 
 
 # ---------------------------------------------------------------- reads
@@ -273,12 +269,27 @@ def status(transfer_id: str, *, using: str = DEFAULT_DB_ALIAS) -> TransferResult
 
     Raises InvalidEvent if no transfer has this id.
     """
-    out = _steps(out_stream(transfer_id), using)
-    if not out:
-        raise InvalidEvent(f"no transfer {transfer_id!r} was begun", transfer_id=transfer_id)
+    out = _source_steps(transfer_id, using)
     target = book_id(out[0].payload["target_book"])
     into = _steps(in_stream(transfer_id), _database(target))
     return _result(transfer_id, out, into)
+
+
+def _source_steps(transfer_id: str, using: str) -> list[_Step]:
+    """The transfer's source stream, read in its book's live database.
+
+    Looked for in `using` first; if the directory places the source book
+    elsewhere (it moved, leaving a frozen copy here), read again there.
+    Raises InvalidEvent if no transfer has this id.
+    """
+    out = _steps(out_stream(transfer_id), using)
+    if out:
+        live = _database(book_id(out[0].payload["source_book"]))
+        if live != using:
+            out = _steps(out_stream(transfer_id), live)
+    if not out:
+        raise InvalidEvent(f"no transfer {transfer_id!r} was begun", transfer_id=transfer_id)
+    return out
 
 
 def _result(transfer_id: str, out: list[_Step], into: list[_Step],
@@ -295,8 +306,13 @@ def _result(transfer_id: str, out: list[_Step], into: list[_Step],
 
 
 def pending_transfers(*, using: str = DEFAULT_DB_ALIAS, after_position: int = 0,
-                      limit: int = PENDING_PAGE_MAX) -> list[tuple[int, str]]:
+                      limit: int = PENDING_PAGE_MAX,
+                      books: list[int] | None = None) -> list[tuple[int, str]]:
     """(position, transfer id) of pending transfers in `using`, in position order.
+
+    Of the books placed in `using` (or of `books`): a moved book's frozen
+    old copy keeps its pending events at version 1 forever, and is not
+    where the transfer goes on.
 
     A pending transfer is a `ledger.transfer_pending` event whose stream is
     still at version 1 (no posted or voided after it). Decision: read from
@@ -308,13 +324,15 @@ def pending_transfers(*, using: str = DEFAULT_DB_ALIAS, after_position: int = 0,
     projection is the next step if that number grows large.
     """
     assert 0 < limit <= PENDING_PAGE_MAX, "page size out of range"
+    if books is None:
+        books = [book for book, _, database in placed_books() if database == using]
     with connections[using].cursor() as cursor:
         cursor.execute(
             "SELECT e.position, e.payload->>'transfer_id' FROM ledger_event e"
             " JOIN ledger_stream s ON s.name = e.stream"
             " WHERE e.type = %s AND e.position > %s AND s.version = 1"
-            " ORDER BY e.position LIMIT %s",
-            [TRANSFER_PENDING, after_position, limit])
+            " AND e.book = ANY(%s::smallint[]) ORDER BY e.position LIMIT %s",
+            [TRANSFER_PENDING, after_position, books, limit])
         return [(position, transfer_id) for position, transfer_id in cursor.fetchall()]
 
 
@@ -553,9 +571,7 @@ def _pending(transfer_id: str,
              using: str) -> tuple[list[_Step], _Plan | None, dt.datetime | None]:
     """The source stream, the plan it records and its expiry (None, None for
     an atomic transfer: nothing of it is ever pending)."""
-    out = _steps(out_stream(transfer_id), using)
-    if not out:
-        raise InvalidEvent(f"no transfer {transfer_id!r} was begun", transfer_id=transfer_id)
+    out = _source_steps(transfer_id, using)
     payload = out[0].payload
     if out[0].type == TRANSFER_SENT:
         return out, None, None
@@ -564,7 +580,7 @@ def _pending(transfer_id: str,
                  target, payload["target_book"], payload["target_account"],
                  payload["amount_minor"], payload["currency"],
                  dt.date.fromisoformat(payload["gaming_day"]),
-                 _sign(payload["source_account"], using))
+                 _sign(payload["source_account"], _database(source)))
     return out, plan, dt.datetime.fromisoformat(payload["expires_at"])
 
 
@@ -589,6 +605,7 @@ def receive(transfer_id: str, *, now: dt.datetime | None = None,
     out, plan, expires_at = _pending(transfer_id, using)
     if plan is None or len(out) > 1:
         return status(transfer_id, using=using)
+    using = _database(plan.source_book)
     target_db = _database(plan.target_book)
     if _steps(plan.in_stream, target_db):
         return _replayed(status(transfer_id, using=using))
@@ -622,7 +639,7 @@ def refuse(transfer_id: str, *, reason: str = "ledger.transfer_refused", message
     out, plan, _ = _pending(transfer_id, using)
     if plan is None:
         return status(transfer_id, using=using)
-    return _refuse(plan, reason, message, metadata, using)
+    return _refuse(plan, reason, message, metadata, _database(plan.source_book))
 
 
 def _refuse(plan: _Plan, reason: str, message: str, metadata: Metadata | None,
@@ -709,6 +726,7 @@ def resolve(transfer_id: str, now: dt.datetime, *, metadata: Metadata | None = N
     out, plan, expires_at = _pending(transfer_id, using)
     if plan is None or len(out) > 1:
         return _replayed(status(transfer_id, using=using))
+    using = _database(plan.source_book)
     into = _steps(plan.in_stream, _database(plan.target_book))
     if not into:
         if now < expires_at:
@@ -723,21 +741,29 @@ def resolve(transfer_id: str, now: dt.datetime, *, metadata: Metadata | None = N
 
 
 def resolve_pending(now: dt.datetime, *, metadata: Metadata | None = None,
-                    using: str = DEFAULT_DB_ALIAS) -> dict[str, int]:
-    """Resolve every pending transfer whose source book lives in `using`.
+                    using: str | None = None) -> dict[str, int]:
+    """Resolve every pending transfer, of every database holding books (or of `using`).
 
+    Each database is swept for the books the directory places there.
     Returns how many ended posted, voided, and how many are still pending
     (not expired, B undecided). Idempotent: a second run at the same `now`
-    posts and voids nothing more. With placement, run it once per database.
+    posts and voids nothing more.
     """
     now = _aware(now)
+    placed: dict[str, list[int]] = {}
+    for book, _, database in placed_books():
+        placed.setdefault(database, []).append(book)
+    databases = sorted(placed) if using is None else [using]
     counts = {str(state): 0 for state in TransferStatus}
-    after = 0
-    for _ in range(PENDING_PAGES_MAX):
-        page = pending_transfers(using=using, after_position=after)
-        if not page:
-            break
-        for position, transfer_id in page:
-            counts[str(resolve(transfer_id, now, metadata=metadata, using=using).status)] += 1
-            after = position
+    for database in databases:
+        after = 0
+        for _ in range(PENDING_PAGES_MAX):
+            page = pending_transfers(using=database, after_position=after,
+                                     books=placed.get(database, []))
+            if not page:
+                break
+            for position, transfer_id in page:
+                result = resolve(transfer_id, now, metadata=metadata, using=database)
+                counts[str(result.status)] += 1
+                after = position
     return counts

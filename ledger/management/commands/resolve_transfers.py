@@ -14,7 +14,6 @@ clock (tests; catching up after an outage is the default run's job).
 import datetime as dt
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 
 from ledger.transfers import resolve_pending
@@ -34,8 +33,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--now", type=_instant, default=None,
                             help="Resolve as of this time (ISO 8601 with offset; default now).")
-        parser.add_argument("--database", default=DEFAULT_DB_ALIAS,
-                            help="The database whose books' pending transfers to resolve.")
+        parser.add_argument("--database", default=None,
+                            help="Only the books placed in this database (default: every"
+                                 " database that holds books).")
 
     def handle(self, *args, **options) -> None:
         now = options["now"] or timezone.now()
