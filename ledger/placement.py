@@ -27,13 +27,16 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from .books import Book, _remember, book_id, book_key
+
+if TYPE_CHECKING:
+    from .verify import VerifyResult
 
 DIRECTORY = DEFAULT_DB_ALIAS
 COPY_CHUNK_EVENTS = 2_000
@@ -79,6 +82,38 @@ def placements() -> dict[str, str]:
     with connections[DIRECTORY].cursor() as cursor:
         cursor.execute("SELECT key, database FROM ledger_placement ORDER BY book")
         return dict(cursor.fetchall())
+
+
+def placed_books() -> list[tuple[int, str, str]]:
+    """Every book as (id, key, database alias), in id order: the directory's
+    books, and the directory database's own books it does not list (a book
+    opened there before the directory knew of it, such as main after a flush).
+
+    A moved book is listed once, in its new database; its frozen old copy is
+    not a placed book.
+    """
+    with connections[DIRECTORY].cursor() as cursor:
+        cursor.execute(
+            "SELECT book, key, database FROM ledger_placement"
+            " UNION ALL SELECT id, key, %s FROM ledger_head"
+            " WHERE id NOT IN (SELECT book FROM ledger_placement) ORDER BY 1", [DIRECTORY])
+        return [(book, key, database) for book, key, database in cursor.fetchall()]
+
+
+def verify_placed_books() -> list[tuple[str, str, "VerifyResult"]]:
+    """Verify each placed book's chain in its own database: (key, alias, result) per book.
+
+    One book's failure does not stop the others' walks: each result names
+    its own first bad position (`verify_chain(book=..., using=...)`).
+    """
+    from dataclasses import replace
+
+    from .verify import verify_chain
+
+    # The result names its book (a failure's message then gives the book's
+    # own position too).
+    return [(key, database, replace(verify_chain(book=book, using=database), book=key))
+            for book, key, database in placed_books()]
 
 
 def place_book(key: str, database: str = DEFAULT_DB_ALIAS) -> Book:
@@ -161,23 +196,26 @@ def move_book(key: str, to_database: str) -> Book:
 
 
 def _copy_events(events, database: str) -> None:
-    """Insert recorded events with their postings as they are (same positions, same hashes)."""
+    """Insert recorded events with their postings as they are (same positions, same hashes).
+
+    Two statements, the events first: the posting trigger checks each
+    posting's account as the accounts stood before its statement, and a
+    chunk holds the `ledger.account_opened` events whose accounts its later
+    events post to (the event trigger opens them). In one statement those
+    postings were refused ("unknown account").
+    """
     from .canonical import dumps
 
     posting_rows = [(e.position, index, p.account, p.amount_minor, p.currency, e.book)
                     for e in events for index, p in enumerate(e.postings)]
     with connections[database].cursor() as cursor:
         cursor.execute(
-            "WITH new_events AS ("
-            " INSERT INTO ledger_event (position, book, stream, version, type, schema_version,"
+            "INSERT INTO ledger_event (position, book, stream, version, type, schema_version,"
             " payload, metadata, idempotency_key, occurred_at, recorded_at, gaming_day,"
             " prev_hash, hash)"
             " SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[], %s::int[],"
             " %s::text[], %s::smallint[], %s::text[]::jsonb[], %s::text[]::jsonb[], %s::text[],"
-            " %s::timestamptz[], %s::timestamptz[], %s::date[], %s::text[], %s::text[])"
-            ") INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
-            " book) SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[],"
-            " %s::bigint[], %s::text[], %s::smallint[])",
+            " %s::timestamptz[], %s::timestamptz[], %s::date[], %s::text[], %s::text[])",
             [
                 [e.position for e in events], [e.book for e in events],
                 [e.stream for e in events], [e.version for e in events],
@@ -186,8 +224,15 @@ def _copy_events(events, database: str) -> None:
                 [e.idempotency_key for e in events], [e.occurred_at for e in events],
                 [e.recorded_at for e in events], [e.gaming_day for e in events],
                 [e.prev_hash for e in events], [e.hash for e in events],
-                *([list(column) for column in zip(*posting_rows)] or [[]] * 6),
             ],
+        )
+        if not posting_rows:
+            return
+        cursor.execute(
+            "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
+            " book) SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[],"
+            " %s::bigint[], %s::text[], %s::smallint[])",
+            [list(column) for column in zip(*posting_rows)],
         )
 
 
@@ -241,5 +286,6 @@ class BookRouter:
         return None
 
 
-__all__ = ["database_for", "forget", "place_book", "move_book", "placements", "reading_book",
+__all__ = ["database_for", "forget", "place_book", "move_book", "placements", "placed_books",
+           "verify_placed_books", "reading_book",
            "BookRouter", "book_key", "is_moved_error"]
