@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -91,6 +92,8 @@ from .models import AccountType, natural_sign
 from .projections import ACCOUNT_OPENED
 from .types import AMOUNT_MINOR_ABS_MAX, Metadata, NewEvent, Posting
 from .writer import append
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "TRANSFER_SENT", "TRANSFER_PENDING", "TRANSFER_RECEIVED", "TRANSFER_REFUSED",
@@ -745,16 +748,20 @@ def resolve_pending(now: dt.datetime, *, metadata: Metadata | None = None,
     """Resolve every pending transfer, of every database holding books (or of `using`).
 
     Each database is swept for the books the directory places there.
-    Returns how many ended posted, voided, and how many are still pending
-    (not expired, B undecided). Idempotent: a second run at the same `now`
-    posts and voids nothing more.
+    Returns how many ended posted, voided, how many are still pending (not
+    expired, B undecided), and how many are blocked: a step the ledger
+    refused (a void that would take X over its maximum, because X received
+    money while the hold was out), logged as `ledger.transfer_blocked` and
+    tried again by the next run; one blocked transfer never stops the
+    sweep. Idempotent: a second run at the same `now` posts and voids
+    nothing more.
     """
     now = _aware(now)
     placed: dict[str, list[int]] = {}
     for book, _, database in placed_books():
         placed.setdefault(database, []).append(book)
     databases = sorted(placed) if using is None else [using]
-    counts = {str(state): 0 for state in TransferStatus}
+    counts = {**{str(state): 0 for state in TransferStatus}, "blocked": 0}
     for database in databases:
         after = 0
         for _ in range(PENDING_PAGES_MAX):
@@ -763,7 +770,14 @@ def resolve_pending(now: dt.datetime, *, metadata: Metadata | None = None,
             if not page:
                 break
             for position, transfer_id in page:
-                result = resolve(transfer_id, now, metadata=metadata, using=database)
-                counts[str(result.status)] += 1
                 after = position
+                try:
+                    result = resolve(transfer_id, now, metadata=metadata, using=database)
+                except LedgerError as error:
+                    logger.warning("ledger.transfer_blocked", extra={
+                        "transfer_id": transfer_id, "code": str(error.code),
+                        "reason": error.message})
+                    counts["blocked"] += 1
+                    continue
+                counts[str(result.status)] += 1
     return counts

@@ -220,12 +220,12 @@ def test_no_money_is_created_lost_or_left_pending(db):
             for index, move in enumerate(drawn):
                 _run(move, index, model, outcomes, voids_left)
             first = resolve_pending(AFTER_EVERY_EXPIRY)
-            assert first["pending"] == 0
+            assert (first["pending"], first["blocked"]) == (0, 0)
             for x, amount in voids_left:
                 model[x] += amount
             events = Event.objects.count()
             assert resolve_pending(AFTER_EVERY_EXPIRY) == {"pending": 0, "posted": 0,
-                                                           "voided": 0}
+                                                           "voided": 0, "blocked": 0}
             assert Event.objects.count() == events
             _check_settled(model, outcomes, seeded_totals)
         finally:

@@ -94,7 +94,8 @@ def test_an_atomic_transfer_moves_the_money_through_a_clearing_pair(books):
 
 
 def test_assets_move_the_same_way(books):
-    """Cash out of north's cage into south's cage: the asset side, the clearing pair still cancels."""
+    """Cash out of north's cage into south's cage: the asset side; the clearing
+    pair still cancels."""
     transfer(**_move("cash-1", 1_500, source_account="north/cage",
                      target_account="south/cage"))
     assert (_balance("north/cage"), _balance("south/cage")) == (48_500, 1_500)
@@ -128,7 +129,8 @@ def test_a_crash_between_the_two_books_leaves_neither_event(books):
 
 
 def test_a_retry_by_transfer_id_returns_the_first_result(books):
-    """The same id and request answers the recorded transfer; another request under it is refused."""
+    """The same id and request answers the recorded transfer; another request
+    under it is refused."""
     first = transfer(**_move())
     events = Event.objects.count()
     again = transfer(**_move())
@@ -285,9 +287,11 @@ def test_the_sweep_finishes_every_pending_transfer_once(books):
     begin(**_move("c"), now=T0, timeout_seconds=600)
     receive("a", now=T0)
     later = T0 + dt.timedelta(seconds=120)
-    assert resolve_pending(later) == {"pending": 1, "posted": 1, "voided": 1}
+    assert resolve_pending(later) == {"pending": 1, "posted": 1, "voided": 1,
+                                      "blocked": 0}
     events = Event.objects.count()
-    assert resolve_pending(later) == {"pending": 1, "posted": 0, "voided": 0}
+    assert resolve_pending(later) == {"pending": 1, "posted": 0, "voided": 0,
+                                      "blocked": 0}
     assert Event.objects.count() == events
     assert (status("a").status, status("b").status, status("c").status) == (
         TransferStatus.POSTED, TransferStatus.VOIDED, TransferStatus.PENDING)
@@ -300,7 +304,28 @@ def test_the_sweep_finishes_every_pending_transfer_once(books):
 def test_the_command_prints_counts(books, capsys):
     begin(**_move(), now=T0, timeout_seconds=60)
     call_command("resolve_transfers", "--now", (T0 + dt.timedelta(minutes=5)).isoformat())
-    assert capsys.readouterr().out.strip() == "pending=0 posted=0 voided=1"
+    assert capsys.readouterr().out.strip() == "pending=0 posted=0 voided=1 blocked=0"
+
+
+def test_a_void_the_source_cannot_hold_blocks_that_transfer_only(books):
+    """X received money while its hold was out, so the void would take it over its
+    maximum: the sweep reports that transfer blocked, finishes the others, and
+    voids it once X has room again."""
+    open_account(code="north/capped", type="liability", currency="EUR",
+                 must_not_go_negative=True, balance_max_minor=5_000, book="north")
+    append([transfer_event("north/capped", "north/cage", 5_000)], book="north")
+    begin(**_move("blocked", 2_000, source_account="north/capped"), now=T0,
+          timeout_seconds=60)
+    begin(**_move("fine", 1_000), now=T0, timeout_seconds=60)
+    append([transfer_event("north/capped", "north/cage", 2_000)], book="north")  # full again
+    later = T0 + dt.timedelta(minutes=5)
+    assert resolve_pending(later) == {"pending": 0, "posted": 0, "voided": 1, "blocked": 1}
+    assert status("fine").status == TransferStatus.VOIDED
+    assert status("blocked").status == TransferStatus.PENDING
+    assert [transfer_id for _, transfer_id in pending_transfers()] == ["blocked"]
+    append([transfer_event("north/cage", "north/capped", 2_000)], book="north")  # paid out
+    assert resolve_pending(later) == {"pending": 0, "posted": 0, "voided": 1, "blocked": 0}
+    assert (_balance("north/capped"), _balance(HOLD_NS)) == (5_000, 0)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -97,9 +97,9 @@ def test_a_crash_between_servers_is_finished_by_the_sweep(apart):
     assert receive("x-held", now=T0 - dt.timedelta(seconds=1)).status == (
         TransferStatus.PENDING)  # the target received it after all
     counts = resolve_pending(T0 + dt.timedelta(hours=1))
-    assert counts == {"pending": 0, "posted": 2, "voided": 0}
+    assert counts == {"pending": 0, "posted": 2, "voided": 0, "blocked": 0}
     assert resolve_pending(T0 + dt.timedelta(hours=1)) == {"pending": 0, "posted": 0,
-                                                           "voided": 0}
+                                                           "voided": 0, "blocked": 0}
     assert (_balance(PLAYER_ONLINE, "default"), _balance(PLAYER_TALLINN, "server2")) == (
         14_000, 6_000)
     assert {t: status(t).status for t in ("x-held", "x-received", "x-decided")} == dict.fromkeys(
@@ -116,7 +116,7 @@ def test_an_expired_hold_across_servers_is_refused_there_and_voided_here(apart):
     assert _balance(PLAYER_ONLINE, "default") == 17_000
     assert resolve_pending(T0 + dt.timedelta(seconds=59))["pending"] == 1
     assert resolve_pending(T0 + dt.timedelta(seconds=60)) == {"pending": 0, "posted": 0,
-                                                              "voided": 1}
+                                                              "voided": 1, "blocked": 0}
     assert _types("transfer/x-late/in", "server2") == [TRANSFER_REFUSED]
     assert _types("transfer/x-late/out", "default") == [TRANSFER_PENDING, TRANSFER_VOIDED]
     assert _balance(PLAYER_ONLINE, "default") == 20_000
