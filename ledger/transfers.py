@@ -452,7 +452,7 @@ def _append_after_opening(counter: str, book: int, using: str, event: NewEvent,
         return append([event], book=book, **kwargs)
 
 
-def _source_key(plan: _Plan, step: str) -> str:
+def _idempotency_key(plan: _Plan, step: str) -> str:
     return f"transfer/{plan.transfer_id}/{step}"
 
 
@@ -510,7 +510,7 @@ def transfer_atomic(transfer_id: str, source_book: int | str, source_account: st
                 hook("between_books")
             results[event.stream] = _append_after_opening(
                 clearing, book, _database(book), event, expected_versions={event.stream: 0},
-                idempotency_key=_source_key(plan, step), request=plan.request(step),
+                idempotency_key=_idempotency_key(plan, step), request=plan.request(step),
                 metadata=metadata)
     out, into = results[plan.out_stream], results[plan.in_stream]
     return TransferResult(plan.transfer_id, TransferStatus.POSTED,
@@ -563,7 +563,7 @@ def begin(transfer_id: str, source_book: int | str, source_account: str,
                    -plan.amount_minor, {"expires_at": expires_at.isoformat()})
     result = _append_after_opening(hold, plan.source_book, using, pending,
                                    expected_versions={plan.out_stream: 0},
-                                   idempotency_key=_source_key(plan, "pending"),
+                                   idempotency_key=_idempotency_key(plan, "pending"),
                                    request=plan.request("pending"), metadata=metadata)
     return TransferResult(plan.transfer_id, TransferStatus.PENDING,
                           tuple(e.position for e in result.events
@@ -622,7 +622,7 @@ def receive(transfer_id: str, *, now: dt.datetime | None = None,
     try:
         _append_after_opening(clearing_b, plan.target_book, target_db, received,
                               expected_versions={plan.in_stream: 0},
-                              idempotency_key=_source_key(plan, "received"),
+                              idempotency_key=_idempotency_key(plan, "received"),
                               request=plan.request("received"), metadata=metadata)
     except StaleVersion:
         pass  # B decided meanwhile (a refusal): that decision stands
@@ -652,7 +652,7 @@ def _refuse(plan: _Plan, reason: str, message: str, metadata: Metadata | None,
                      gaming_day=plan.gaming_day)
     try:
         append([event], book=plan.target_book, expected_versions={plan.in_stream: 0},
-               idempotency_key=_source_key(plan, "refused"), request=plan.request("refused"),
+               idempotency_key=_idempotency_key(plan, "refused"), request=plan.request("refused"),
                metadata=metadata)
     except StaleVersion:
         pass  # B received it first: that decision stands
@@ -681,7 +681,7 @@ def _finish(plan: _Plan, received: bool, metadata: Metadata | None,
     try:
         _append_after_opening(clearing_a if received else hold, plan.source_book, using,
                               event, expected_versions={plan.out_stream: 1},
-                              idempotency_key=_source_key(plan, step),
+                              idempotency_key=_idempotency_key(plan, step),
                               request=plan.request(step), metadata=metadata)
     except StaleVersion:
         pass  # another resolver finished it: read what it wrote

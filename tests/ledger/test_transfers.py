@@ -11,7 +11,7 @@ import datetime as dt
 import pytest
 from django.core.management import call_command
 
-from ledger import append, open_account, verify_chain
+from ledger import append, open_account, rebuild_projections, verify_chain
 from ledger.books import book_id, open_book
 from ledger.errors import (BalanceMaxExceeded, CurrencyMismatch, IdempotencyConflict,
                            InsufficientFunds, InvalidEvent, StaleVersion, UnknownAccount)
@@ -190,6 +190,9 @@ def test_two_phase_happy_path(books):
     assert Account.objects.get(code=HOLD_NS).book == books["north"]
     assert len(result.source_positions) == 2 and len(result.target_positions) == 1
     assert verify_chain().ok
+    live = sorted(Account.objects.values_list("code", "book", "balance_minor"))
+    rebuild_projections()  # clearing and hold accounts are the log's, like any other (L9)
+    assert sorted(Account.objects.values_list("code", "book", "balance_minor")) == live
     assert pending_transfers() == []
     assert transfer_two_phase(**_move(), now=T0).replayed
 
