@@ -281,6 +281,9 @@ STATUS: dict[str, int] = {
     "ledger.balance_max_exceeded": 422,
     "ledger.stale_version": 409,
     "ledger.idempotency_key_reused": 409,
+    # ledger.feed.FeedErrorCode: the feed's vector cursor (issue 19 point 3)
+    "ledger.invalid_cursor": 400,
+    "ledger.unknown_book": 404,
     # runner: casino.runner.RunnerErrorCode
     "request.idempotency_key_reused": 409,
     "request.concurrent_update": 409,

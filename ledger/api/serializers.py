@@ -4,6 +4,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from ..books import local_position
+from ..feed import CURSOR_LENGTH_MAX, PAGE_EVENTS_MAX
 from ..models import Account
 
 
@@ -14,7 +16,13 @@ class PostingSerializer(serializers.Serializer):
 
 
 class EventSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
+    position = serializers.IntegerField(help_text="The event's position, unique over all"
+                                                  " books (book b holds (b-1)*2^40+1 .."
+                                                  " b*2^40).")
+    book = serializers.SerializerMethodField(help_text="The key of the book the event"
+                                                       " belongs to (`main`: book 1).")
+    local_position = serializers.SerializerMethodField(
+        help_text="The event's number within its book: 1, 2, 3.., gap-free.")
     stream = serializers.CharField()
     version = serializers.IntegerField()
     type = serializers.CharField()
@@ -29,22 +37,49 @@ class EventSerializer(serializers.Serializer):
     hash = serializers.CharField()
     postings = PostingSerializer(many=True)
 
+    def get_book(self, event) -> str:
+        return self.context["book_keys"][event.book]
+
+    def get_local_position(self, event) -> int:
+        return local_position(event.position)
+
 
 class EventFeedSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
-    next_after = serializers.IntegerField(help_text="Pass as `after` to read the next page.")
-    head_position = serializers.IntegerField(help_text="The last committed position.")
+    next_after = serializers.IntegerField(help_text="The main book's last position read:"
+                                                    " pass as `after` to read its next page.")
+    head_position = serializers.IntegerField(help_text="The main book's last committed"
+                                                       " position.")
+    next_cursor = serializers.CharField(
+        help_text="Opaque: pass as `cursor` to read on over every book from here (the last"
+                  " position read in each book). A book it does not name is read from its"
+                  " beginning.")
     # The API's list conventions (issue 18 item 1): the position is the cursor.
     next = serializers.URLField(allow_null=True,
-                                help_text="The next page's URL (`after=next_after`); null"
-                                          " when this page reached `head_position`.")
+                                help_text="The next page's URL (`after=next_after`, or"
+                                          " `cursor=next_cursor` when the page was read by"
+                                          " `cursor`); null when this page reached every"
+                                          " head it read.")
     has_more = serializers.BooleanField(help_text="Events after this page were committed"
                                                   " when it was read.")
 
 
 class EventFeedQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, max_value=2**63 - 1, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
+    after = serializers.IntegerField(
+        min_value=0, max_value=2**63 - 1, default=0,
+        help_text="Read the main book only, after this position (the feed before books).")
+    cursor = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False,
+        max_length=CURSOR_LENGTH_MAX,
+        help_text="Read every book after this vector cursor (a page's `next_cursor`);"
+                  " empty: every book from its beginning. Not with `after`.")
+    limit = serializers.IntegerField(min_value=1, max_value=PAGE_EVENTS_MAX, default=100)
+
+    def validate(self, attrs):
+        if "cursor" in attrs and "after" in self.initial_data:
+            raise serializers.ValidationError(
+                {"cursor": ["give `cursor` or `after`, not both"]})
+        return attrs
 
 
 class AccountSerializer(serializers.ModelSerializer):

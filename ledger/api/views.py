@@ -6,13 +6,15 @@ from django.utils.module_loading import import_string
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import replace_query_param
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from django.db.models import Sum
 
+from ..books import MAIN_BOOK
+from ..feed import book_heads, decode_cursor, encode_cursor, read_feed
 from ..models import Account, Event, Posting, natural_sign
-from ..store import head, load_events_after
+from ..types import BOOK_SPAN
 from .serializers import (
     AccountDetailsSerializer,
     AccountQuerySerializer,
@@ -23,32 +25,52 @@ from .serializers import (
 
 
 class EventFeedView(APIView):
-    """Events after a position, in position order.
+    """Events of every book after a vector cursor, or of the main book after a position.
 
-    Positions are gap-free and committed in order, so a client that reads
-    `after=<last position seen>` until `events` is empty has seen every event
-    exactly once.
+    `?cursor=<next_cursor>` reads every book: each page's `next_cursor`
+    holds the last position read in each book, and a client that passes it
+    back until `has_more` is false has seen every event of every book
+    exactly once, each book's gap-free and in position order (ledger.feed;
+    an empty `cursor` starts every book at its beginning, and a book opened
+    later starts at its own).
+
+    `?after=<position>` (or neither) reads the main book only, as the feed
+    did before books: its positions are gap-free and committed in order,
+    so reading `after=<last position seen>` sees each of its events once.
+    Its answer carries a `next_cursor` too, from which a client may go on
+    over every book.
     """
 
     @extend_schema(parameters=[EventFeedQuerySerializer], responses=EventFeedSerializer)
     def get(self, request: Request) -> Response:
         query = EventFeedQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        after = query.validated_data["after"]
-        # The head is read first: every event up to it is already committed.
-        head_position, _ = head()
-        events = load_events_after(after, query.validated_data["limit"])
-        next_after = events[-1].position if events else after
+        limit = query.validated_data["limit"]
+        text = query.validated_data.get("cursor")
+        if text is None:
+            after = query.validated_data["after"]
+            # Positions beyond the main book's range hold none of its events.
+            page = read_feed({MAIN_BOOK: min(after, BOOK_SPAN)}, limit, books=[MAIN_BOOK])
+            next_after = max(after, page.cursor[MAIN_BOOK])
+        else:
+            page = read_feed(decode_cursor(text, book_heads()), limit)
+            next_after = page.cursor[MAIN_BOOK]
+        events = list(page.events)
         # The project may narrow the feed per client (settings.LEDGER_FEED_FILTER,
-        # a callable (request, events) -> events): `next_after` stays the last
-        # position read, so a client that sees fewer events still moves on.
+        # a callable (request, events) -> events): the cursor stays the last
+        # position read per book, so a client that sees fewer events still moves on.
         feed_filter = getattr(settings, "LEDGER_FEED_FILTER", None)
         if feed_filter:
             events = import_string(feed_filter)(request, events)
-        has_more = next_after < head_position
-        data = {"events": events, "next_after": next_after, "head_position": head_position,
-                "has_more": has_more, "next": _next(request, next_after) if has_more else None}
-        return Response(EventFeedSerializer(data).data)
+        next_cursor = encode_cursor(page.cursor, page.keys())
+        if text is None:
+            url = _next(request, next_after) if page.has_more else None
+        else:
+            url = _next_cursor(request, next_cursor) if page.has_more else None
+        data = {"events": events, "next_after": next_after,
+                "head_position": page.heads[MAIN_BOOK].position,
+                "next_cursor": next_cursor, "has_more": page.has_more, "next": url}
+        return Response(EventFeedSerializer(data, context={"book_keys": page.keys()}).data)
 
 
 class AccountDetailsView(APIView):
@@ -96,6 +118,12 @@ class AccountDetailsView(APIView):
 def _next(request: Request, after: int) -> str:
     """The URL of the page after position `after`: the same query, moved on."""
     return replace_query_param(request.build_absolute_uri(), "after", after)
+
+
+def _next_cursor(request: Request, cursor: str) -> str:
+    """The URL of the page after a vector cursor: the same query, moved on."""
+    return replace_query_param(remove_query_param(request.build_absolute_uri(), "after"),
+                               "cursor", cursor)
 
 
 def _position_at(as_of) -> int:
