@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from django.db import connection
 
@@ -54,49 +54,97 @@ REPORTED_METERS = ("coin_in_minor", "coin_out_minor", "jackpots_minor",
                    "cancelled_credits_minor", "malfunction_credits_minor")
 ALERT_KIND = "meters_mismatch"
 
-# Each meter from the ledger: the postings of the machine's events of one
-# type on one of its accounts, in the meter's direction, per machine.
-LEDGER_METERS_SQL = """
-SELECT m.id,
-  coalesce(-sum(p.amount_minor) FILTER (WHERE p.account_id = 'machine/' || m.id || '/coin_in'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE p.account_id = 'machine/' || m.id || '/coin_out'), 0),
-  coalesce(-sum(p.amount_minor) FILTER (WHERE e.type = %(hit)s
-                                         AND p.account_id = 'machine/' || m.id || '/credit'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(issued)s
-                                        AND p.account_id = 'machine/' || m.id || '/credit'), 0),
-  coalesce(-sum(p.amount_minor) FILTER (WHERE e.type = %(redeemed)s
-                                         AND p.account_id = 'machine/' || m.id || '/credit'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cash)s
-                                        AND p.account_id = 'machine/' || m.id || '/cash'), 0),
-  coalesce(sum(p.amount_minor) FILTER (
-      WHERE p.account_id = 'machine/' || m.id || '/malfunction_credits'), 0),
-  coalesce(sum(p.amount_minor) FILTER (WHERE e.type = %(cancelled)s
-                                        AND p.account_id = 'machine/' || m.id || '/credit'), 0)
-FROM machines_machine m
-JOIN ledger_posting p ON p.account_id LIKE 'machine/' || m.id || '/%%'
-JOIN ledger_event e ON e.position = p.event_id
-WHERE m.venue = %(venue)s AND e.gaming_day = %(day)s
-GROUP BY m.id
+# The ledger's meters are read in three statements, each on one table with
+# an indexed predicate, and summed here in integers: whichever index the
+# planner picks, with statistics or none (inside a test's transaction, or
+# before autovacuum has looked at a busy evening), a plan reads a table at
+# most once, never a table once per row of another. The single join this
+# replaced (postings to machines on `account_id LIKE 'machine/' || m.id ||
+# '/%'`, which no index serves) read every posting once per event of the
+# day in CI: 70-80 s a reconciliation of the hall evening's 20,000 rounds;
+# a join by equality on the named accounts still got a quadratic plan. The
+# statements:
+#   1. the span of positions of the gaming day (index ledger_event_day_pos);
+#   2. the postings on the venue's machines' accounts, named exactly, within
+#      that span (the postings' (account, event) index, or their event index
+#      over the span);
+#   3. the types of just those events, of the day (primary key, or the day's
+#      index).
+MACHINE_ACCOUNT_KINDS = ("coin_in", "coin_out", "credit", "cash", "malfunction_credits",
+                         # no meter reads it; named so that a machine whose only
+                         # postings of the day are contributions still has its
+                         # (zero) ledger row, as the LIKE join gave it
+                         "jackpot_contributions")
+DAY_SPAN_SQL = """
+SELECT min(position), max(position) FROM ledger_event WHERE gaming_day = %s
 """
-LEDGER_COLUMNS = ("coin_in_minor", "coin_out_minor", "jackpots_minor",
-                  "vouchers_issued_minor", "vouchers_redeemed_minor", "cash_in_minor",
-                  "malfunction_credits_minor", "cancelled_credits_minor")
+DAY_POSTINGS_SQL = """
+SELECT account_id, event_id, amount_minor FROM ledger_posting
+WHERE account_id = ANY(%s::text[]) AND event_id BETWEEN %s AND %s
+"""
+EVENTS_SQL = """
+SELECT position, type FROM ledger_event
+WHERE position = ANY(%s::bigint[]) AND gaming_day = %s
+"""
+# Each meter from the ledger: (account kind, event type or None for any,
+# sign): the postings of the machine's events of one type on one of its
+# accounts, in the meter's direction.
+LEDGER_METERS: Mapping[str, tuple[str, str | None, int]] = {
+    "coin_in_minor": ("coin_in", None, -1),
+    "coin_out_minor": ("coin_out", None, 1),
+    "jackpots_minor": ("credit", JACKPOT_HIT_PAID, -1),
+    "vouchers_issued_minor": ("credit", VOUCHER_ISSUED, 1),
+    "vouchers_redeemed_minor": ("credit", VOUCHER_REDEEMED, -1),
+    "cash_in_minor": ("cash", CASH_INSERTED, 1),
+    "malfunction_credits_minor": ("malfunction_credits", None, 1),
+    "cancelled_credits_minor": ("credit", CREDITS_CANCELLED, 1),
+}
+LEDGER_COLUMNS = tuple(LEDGER_METERS)
 
 
-def ledger_day(venue: str, day: dt.date) -> dict[str, dict[str, int]]:
+def ledger_day(venue: str, day: dt.date, machine_ids: Iterable[str] | None = None
+               ) -> dict[str, dict[str, int]]:
     """Return each machine's meters of the day at a venue, summed from the ledger.
 
-    Online jackpots and malfunction credits go to the gaming account, not a
-    machine credit: their jackpot meter is the record's only.
+    A machine is in the answer when it has a posting of the day on one of
+    its accounts. `machine_ids` are the venue's machines when the caller
+    has them (else they are read). At most four statements, whatever the
+    number of machines and postings. Online jackpots and malfunction
+    credits go to the gaming account, not a machine credit: their jackpot
+    meter is the record's only.
     """
+    if machine_ids is None:
+        machine_ids = Machine.objects.filter(venue=venue).values_list("id", flat=True)
+    accounts = {f"machine/{machine_id}/{kind}": (machine_id, kind)
+                for machine_id in machine_ids for kind in MACHINE_ACCOUNT_KINDS}
+    if not accounts:
+        return {}
     with connection.cursor() as cursor:
-        cursor.execute(LEDGER_METERS_SQL, {"venue": venue, "day": day, "hit": JACKPOT_HIT_PAID,
-                                           "issued": VOUCHER_ISSUED,
-                                           "redeemed": VOUCHER_REDEEMED,
-                                           "cash": CASH_INSERTED,
-                                           "cancelled": CREDITS_CANCELLED})
-        rows = cursor.fetchall()
-    return {row[0]: dict(zip(LEDGER_COLUMNS, map(int, row[1:]))) for row in rows}
+        cursor.execute(DAY_SPAN_SQL, [day])
+        lo, hi = cursor.fetchone()
+        if lo is None:
+            return {}
+        cursor.execute(DAY_POSTINGS_SQL, [sorted(accounts), lo, hi])
+        postings = cursor.fetchall()
+        if not postings:
+            return {}
+        # The day is named again so that a ledger partitioned by gaming day
+        # reads one partition; an event of another day is not returned.
+        cursor.execute(EVENTS_SQL, [sorted({event_id for _, event_id, _ in postings}), day])
+        types = dict(cursor.fetchall())
+    by_kind: dict[tuple[str, str, str | None], int] = {}
+    machines: set[str] = set()
+    for account_id, event_id, amount in postings:
+        type_ = types.get(event_id)
+        if type_ is None:
+            continue        # an event of another gaming day within the day's span
+        machine_id, kind = accounts[account_id]
+        machines.add(machine_id)
+        for key in ((machine_id, kind, None), (machine_id, kind, type_)):
+            by_kind[key] = by_kind.get(key, 0) + int(amount)
+    return {machine_id: {column: sign * by_kind.get((machine_id, kind, type_), 0)
+                         for column, (kind, type_, sign) in LEDGER_METERS.items()}
+            for machine_id in sorted(machines)}
 
 
 def record_day(venue: str, day: dt.date) -> dict[str, dict[str, int]]:
@@ -166,7 +214,7 @@ class Reconcile(BaseCommand[ReconcileContext, ReconciliationResult]):
             raise MachinesError(Code.INVALID_REQUEST, f"machine {outside[0]} is not at"
                                 f" {place.code}", field="reported", machine_id=outside[0])
         version = stream_version(meters_stream(place.code, day))
-        ours, ledger = record_day(place.code, day), ledger_day(place.code, day)
+        ours, ledger = record_day(place.code, day), ledger_day(place.code, day, kinds)
         machines, differences = {}, []
         for machine_id in sorted(set(ours) | set(ledger) | set(arguments["reported"])):
             record = ours.get(machine_id, dict.fromkeys(REPORTED_METERS, 0))
