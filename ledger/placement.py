@@ -167,19 +167,29 @@ def move_book(key: str, to_database: str) -> Book:
     from_database = database_for(book)
     if from_database == to_database:
         raise ValueError(f"book {key} is already in {to_database}")
+    with connections[to_database].cursor() as cursor:
+        cursor.execute("SELECT read_only FROM ledger_head WHERE id = %s", [book])
+        left_behind = cursor.fetchone()
+    if left_behind is not None and left_behind[0]:
+        # A frozen copy stays frozen (nothing here unfreezes a head): moving
+        # the book back onto it would freeze the live copy and then fail.
+        raise ValueError(f"book {key} has a frozen old copy in {to_database}: it cannot move"
+                         " back there")
     with transaction.atomic(using=from_database), connections[from_database].cursor() as cursor:
         cursor.execute("SELECT ledger_freeze_book(%s::smallint)", [book])
     frozen_head = heads(using=from_database)[book]
     with transaction.atomic(using=to_database):
-        _open_head(key, book, to_database)
-        after = 0
+        # A move stopped after its copy committed (before the switch) is
+        # rerun from what the new database already holds: its triggers
+        # refuse anything but the events that continue that copy's chain.
+        copied_before = after = _open_head(key, book, to_database).position
         while True:
             chunk = load_book_events_after(book, after, COPY_CHUNK_EVENTS, using=from_database)
             if not chunk:
                 break
             _copy_events(chunk, to_database)
             after = chunk[-1].position
-        _copy_keys(book, from_database, to_database)
+        _copy_keys(book, from_database, to_database, copied_before)
     copied = verify_chain(book=book, using=to_database)
     if not copied.ok or heads(using=to_database)[book] != frozen_head:
         raise RuntimeError(f"the copy of book {key} in {to_database} does not verify: {copied}")
@@ -236,10 +246,12 @@ def _copy_events(events, database: str) -> None:
         )
 
 
-def _copy_keys(book: int, from_database: str, to_database: str) -> None:
+def _copy_keys(book: int, from_database: str, to_database: str, after: int) -> None:
+    """Copy the idempotency keys of the events copied (those after `after`)."""
     with connections[from_database].cursor() as cursor:
         cursor.execute("SELECT key, fingerprint, first_position, last_position, recorded_at"
-                       " FROM ledger_idempotency WHERE book = %s", [book])
+                       " FROM ledger_idempotency WHERE book = %s AND first_position > %s",
+                       [book, after])
         rows = cursor.fetchall()
     if not rows:
         return

@@ -120,13 +120,15 @@ class TrialBalance:
         raise KeyError(key)
 
 
+# sum(bigint) is numeric in PostgreSQL (Decimal here): cast back, so money
+# stays an integer of minor units.
 _LINES = """
 SELECT p.book, a.code, a.type, a.currency,
        coalesce(sum(p.amount_minor) FILTER (WHERE e.gaming_day = %(day)s
-                                            AND p.amount_minor > 0), 0),
+                                            AND p.amount_minor > 0), 0)::bigint,
        coalesce(-sum(p.amount_minor) FILTER (WHERE e.gaming_day = %(day)s
-                                             AND p.amount_minor < 0), 0),
-       coalesce(sum(p.amount_minor), 0)
+                                             AND p.amount_minor < 0), 0)::bigint,
+       coalesce(sum(p.amount_minor), 0)::bigint
   FROM ledger_posting AS p
   JOIN ledger_event AS e ON e.position = p.event_id
   JOIN ledger_account AS a ON a.code = p.account_id
@@ -137,8 +139,8 @@ SELECT p.book, a.code, a.type, a.currency,
 
 _SUMS = """
 SELECT p.book, p.currency,
-       coalesce(sum(p.amount_minor) FILTER (WHERE e.gaming_day = %(day)s), 0),
-       coalesce(sum(p.amount_minor), 0)
+       coalesce(sum(p.amount_minor) FILTER (WHERE e.gaming_day = %(day)s), 0)::bigint,
+       coalesce(sum(p.amount_minor), 0)::bigint
   FROM ledger_posting AS p
   JOIN ledger_event AS e ON e.position = p.event_id
  WHERE p.book = ANY(%(books)s::smallint[]) AND e.gaming_day <= %(day)s

@@ -63,6 +63,8 @@ def test_move_book_moves_it_and_books_shows_the_frozen_old_copy(three_servers):
     assert _rows(_call("books"))[-2:] == [
         ["vilnius", "2", "server3", "3", "3", "no"],
         ["vilnius", "2", "server2", "(old", "copy)", "3", "3", "yes"]]
+    with pytest.raises(CommandError, match="has a frozen old copy in server2"):
+        _call("move_book", "vilnius", "server2")
     with pytest.raises(CommandError, match="already in server3"):
         _call("move_book", "vilnius", "server3")
     with pytest.raises(CommandError, match="no database alias 'server9'"):

@@ -29,6 +29,7 @@ from ledger.placement import (database_for, is_moved_error, move_book, placed_bo
 from ledger.placement import _databases as directory_cache
 from ledger.store import heads, load_book_events_after
 from ledger.trial_balance import trial_balance
+from ledger.transfers import TransferStatus, begin, transfer
 
 from .conftest import THREE_SERVERS
 
@@ -237,10 +238,20 @@ def test_the_trial_balance_spans_books_on_three_servers(placed):
     _move_between_books("tallinn", "helsinki", 3_000, DAY_ONE)
     _deposit("ljubljana", 700, DAY_TWO)
     _move_between_books("tallinn", "ljubljana", 1_000, DAY_TWO)
+    # ledger.transfers across servers (two-phase): one completed, one still
+    # pending (its money held in `pending/...`, outside the clearing pairs).
+    posted = transfer("tb-posted", "helsinki", "helsinki/player", "ljubljana",
+                      "ljubljana/player", 400, "EUR", DAY_TWO)
+    held = begin("tb-pending", "helsinki", "helsinki/player", "tallinn", "tallinn/player", 250,
+                 "EUR", DAY_TWO)
+    assert (posted.status, held.status) == (TransferStatus.POSTED, TransferStatus.PENDING)
 
     one = trial_balance(DAY_ONE)
     assert one.ok, one.problems
     assert [(b.key, b.database) for b in one.books][-3:] == list(PLACED.items())
+    assert {type(amount) for b in one.books for line in b.lines
+            for amount in (line.debits_minor, line.credits_minor, line.net_minor,
+                           line.closing_minor)} == {int}               # minor units, never Decimal
     lines = {(b.key, line.code): (line.debits_minor, line.credits_minor, line.net_minor,
                                   line.closing_minor)
              for b in one.books for line in b.lines}
@@ -265,9 +276,15 @@ def test_the_trial_balance_spans_books_on_three_servers(placed):
     assert tallinn["tallinn/cash"].debits_minor == 0          # nothing that day
     ljubljana = {line.code: line for line in two.book("ljubljana").lines}
     assert (ljubljana["ljubljana/player"].net_minor,
-            ljubljana["ljubljana/player"].closing_minor) == (1_700, 3_700)
+            ljubljana["ljubljana/player"].closing_minor) == (2_100, 4_100)
+    helsinki = {line.code: line for line in two.book("helsinki").lines}
+    assert (helsinki["helsinki/player"].net_minor,
+            helsinki["helsinki/player"].closing_minor) == (-650, 7_350)
+    # The hold: an asset credited with what is on its way to tallinn.
+    assert helsinki["pending/helsinki/tallinn/EUR"].closing_minor == -250
     assert [(p.book, p.other, p.book_raw_minor, p.other_raw_minor) for p in two.clearing] == [
-        ("helsinki", "tallinn", 3_000, -3_000), ("ljubljana", "tallinn", 1_000, -1_000)]
+        ("helsinki", "ljubljana", -400, 400), ("helsinki", "tallinn", 3_000, -3_000),
+        ("ljubljana", "tallinn", 1_000, -1_000)]
 
 
 def test_the_trial_balance_names_a_half_done_move_and_an_unbalanced_book(placed, three_servers):
@@ -379,10 +396,11 @@ class _Appender:
         assert self.error is None, self.error
 
 
-def test_a_book_moves_to_another_server_under_appends_and_loses_nothing(placed):
+def test_a_book_moves_to_another_server_under_appends_and_loses_nothing(placed, monkeypatch):
     """Moving tallinn from server 2 to server 3 while a thread appends to it:
     every acknowledged append is in the new copy once, the chain verifies there,
     the directory says server 3, and the old copy is frozen and still readable."""
+    monkeypatch.setattr("ledger.placement.COPY_CHUNK_EVENTS", 7)   # copied in several chunks
     tallinn = placed["tallinn"]
     appender = _Appender("tallinn")
     appender.thread.start()
@@ -434,3 +452,44 @@ def test_a_book_moves_to_another_server_under_appends_and_loses_nothing(placed):
     assert is_moved_error(refused.value), refused.value
     assert heads(using="server2")[tallinn.id] == (frozen_position, frozen_hash)
     assert book_id("tallinn") == tallinn.id
+
+
+def test_a_move_stopped_before_the_switch_is_rerun_and_cannot_go_back(placed, monkeypatch):
+    """A move that stopped after its copy committed, before the directory
+    switched: the book is frozen (appends refused, none acknowledged), the
+    directory still names server 2; the rerun copies nothing twice and switches.
+    Moving it back onto its frozen old copy is refused before anything freezes."""
+    tallinn = placed["tallinn"]
+    def keyed(index: int):
+        return append([_event("tallinn/cash", "tallinn/player", 100, stream=f"kept/{index}")],
+                      idempotency_key=f"before/{index}", book="tallinn")
+
+    for index in range(3):
+        keyed(index)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("the mover stopped")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("ledger.verify.verify_chain", crash)
+        with pytest.raises(RuntimeError, match="the mover stopped"):
+            move_book("tallinn", "server3")
+    assert database_for("tallinn") == "server2"
+    with pytest.raises(DatabaseError) as refused:
+        _deposit("tallinn", 5)
+    assert is_moved_error(refused.value)
+
+    moved = move_book("tallinn", "server3")
+    assert (database_for("tallinn"), moved.events) == ("server3", 5)
+    assert verify_chain(book=tallinn.id, using="server3").ok
+    with connections["server3"].cursor() as cursor:
+        cursor.execute("SELECT key FROM ledger_idempotency WHERE book = %s ORDER BY key",
+                       [tallinn.id])
+        assert [row[0] for row in cursor.fetchall()] == [f"before/{i}" for i in range(3)]
+    assert keyed(1).replayed                     # its key came along: nothing written twice
+    after = _deposit("tallinn", 5)
+    assert local_position(after.events[0].position) == 6
+
+    with pytest.raises(ValueError, match="frozen old copy in server2"):
+        move_book("tallinn", "server2")
+    assert local_position(_deposit("tallinn", 5).events[0].position) == 7   # not frozen
