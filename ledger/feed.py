@@ -28,9 +28,11 @@ not ids, as ids are a database's numbering; local positions 1, 2, 3..),
 with books at 0 left out. `decode_cursor` refuses anything else with a
 coded error (`ledger.invalid_cursor`, `ledger.unknown_book`), never a 500.
 
-The database is one parameter, `using`: the heads and the events of one
-page are read from the one alias given (placement, issue 19 point 4, puts
-books on several; a page over several databases is one read per alias).
+The database is one parameter, `using`: an alias (every book whose head
+is in that database), or a mapping book id -> alias (each book read where
+it lives; placement, issue 19 point 4). Each alias's heads are read in one
+statement before any of its events; the merge is the same whatever holds
+the runs.
 """
 
 from __future__ import annotations
@@ -115,20 +117,35 @@ class FeedPage:
         return {book: head.key for book, head in self.heads.items()}
 
 
-def book_heads(using: str = DEFAULT_DB_ALIAS) -> dict[int, BookHead]:
-    """Return every open book's head (id, key, position), in one statement."""
-    with connections[using].cursor() as cursor:
-        cursor.execute("SELECT id, key, position FROM ledger_head ORDER BY id")
-        return {row[0]: BookHead(*row) for row in cursor.fetchall()}
+def book_heads(using: str | Mapping[int, str] = DEFAULT_DB_ALIAS) -> dict[int, BookHead]:
+    """Return the open books' heads (id, key, position), one statement per database.
+
+    `using` an alias: every book whose head row is there; a mapping book
+    id -> alias: those books, each from its own database.
+    """
+    if isinstance(using, str):
+        with connections[using].cursor() as cursor:
+            cursor.execute("SELECT id, key, position FROM ledger_head ORDER BY id")
+            return {row[0]: BookHead(*row) for row in cursor.fetchall()}
+    heads = {}
+    for alias in sorted(set(using.values())):
+        books = sorted(book for book, placed in using.items() if placed == alias)
+        with connections[alias].cursor() as cursor:
+            cursor.execute("SELECT id, key, position FROM ledger_head WHERE id = ANY(%s)",
+                           [books])
+            heads.update({row[0]: BookHead(*row) for row in cursor.fetchall()})
+    return dict(sorted(heads.items()))
 
 
-def read_feed(cursor: Mapping[int, int], limit: int, using: str = DEFAULT_DB_ALIAS,
+def read_feed(cursor: Mapping[int, int], limit: int,
+              using: str | Mapping[int, str] = DEFAULT_DB_ALIAS,
               books: Collection[int] | None = None) -> FeedPage:
     """Read the next page of the feed after a vector cursor.
 
     `cursor` maps a book id to the last position (global, as stored) the
     client has seen in it; an open book it leaves out is read from its
-    beginning. `books` narrows the page to some books (the API's `after`
+    beginning. `using` is an alias or a mapping book id -> alias (module
+    docstring). `books` narrows the page to some books (the API's `after`
     reads only the main book). Events come ordered by recorded_at, then
     book, then position, each book's in position order (module docstring).
     Raises UnknownBook for a book in `cursor` that is not open and
@@ -151,7 +168,8 @@ def read_feed(cursor: Mapping[int, int], limit: int, using: str = DEFAULT_DB_ALI
         # Positions are gap-free per book: head - after events remain up to the head.
         count = min(limit, head.position - after)
         if count > 0:
-            runs.append(_load(book, after, count, using))
+            alias = using if isinstance(using, str) else using[book]
+            runs.append(_load(book, after, count, alias))
     merged = heapq.merge(*runs, key=lambda event: (event.recorded_at, event.book,
                                                    event.position))
     events = tuple(itertools.islice(merged, limit))

@@ -25,8 +25,8 @@ from rest_framework.test import APIClient
 from casino.error_table import status_for
 from ledger import open_account
 from ledger.books import BOOK_SPAN, MAIN_BOOK, base_position, book_id, local_position, open_book
-from ledger.feed import (CURSOR_LENGTH_MAX, FeedErrorCode, book_heads, decode_cursor,
-                         encode_cursor, read_feed)
+from ledger.feed import (CURSOR_LENGTH_MAX, FeedErrorCode, UnknownBook, book_heads,
+                         decode_cursor, encode_cursor, read_feed)
 from ledger.models import Event
 
 from .factories import transfer
@@ -247,6 +247,21 @@ def test_read_feed_merges_by_recorded_time_then_book_then_position(books):
     assert order == sorted(order)
     assert page.has_more is False
     assert page.cursor == {head.id: head.position for head in book_heads().values()}
+
+
+def test_using_may_name_each_books_database(books):
+    """`using` as book id -> alias (placement) reads each book where it is
+    placed and only the books it names: here all in `default`."""
+    _interleave(random.Random(5), 9)
+    every = {book: "default" for book in book_heads()}
+    assert read_feed({}, 7, using=every) == read_feed({}, 7)
+    riga = book_id("riga")
+    page = read_feed({}, 1000, using={MAIN_BOOK: "default", riga: "default"})
+    assert set(page.cursor) == {MAIN_BOOK, riga}
+    assert {event.book for event in page.events} == {MAIN_BOOK, riga}
+    assert len(page.events) == len(_stored()["main"]) + len(_stored()["riga"])
+    with pytest.raises(UnknownBook):
+        read_feed({book_id("tallinn"): 0}, 10, using={MAIN_BOOK: "default"})
 
 
 # Properties ------------------------------------------------------------------
