@@ -294,7 +294,13 @@ class _GroupState:
                     raise AccountExists(f"account {account.code} already exists", account=account.code)
                 opened[account.code] = account
             for posting in event.postings:
-                account = opened.get(posting.account) or self.accounts.get(posting.account)
+                if posting.account in opened:
+                    # The postings' insert trigger checks accounts as they stood
+                    # before the statement's own account openings: post in a
+                    # later append, once the account exists.
+                    raise InvalidEvent(f"account {posting.account} is opened by this append;"
+                                       " post to it in a later one", account=posting.account)
+                account = self.accounts.get(posting.account)
                 if account is None:
                     raise UnknownAccount(f"account {posting.account} does not exist",
                                          account=posting.account)

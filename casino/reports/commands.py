@@ -286,13 +286,13 @@ def seal_day(*, gaming_day: dt.date, actor: str = "celery",
 
 def _anchor_outside_the_database() -> None:
     """With settings.LEDGER_SEAL_DAILY (on in production), the daily seal is also a
-    signed Merkle tree head in the external seal file (ledger.seals, issue 16)."""
+    signed Merkle tree head per book in the external seal files (ledger.seals, issue 16)."""
     from django.conf import settings
 
     if getattr(settings, "LEDGER_SEAL_DAILY", False):
-        from ledger.seals import anchor
+        from ledger.seals import anchor_books
 
-        anchor()
+        anchor_books()  # every book, each in its own seal file (issue 19)
 
 
 def seal_ended_days(*, actor: str = "celery", at: dt.datetime | None = None

@@ -240,3 +240,20 @@ def test_a_books_events_balance_in_its_currency(tallinn):
     with pytest.raises(CurrencyMismatch):
         transfer("tallinn/player/alice", "tallinn/cage", 300, currency="USD", book="tallinn")
     assert LedgerHead.objects.get(key="tallinn").position == head
+
+
+def test_an_account_is_posted_to_after_the_append_that_opens_it(tallinn):
+    """The writer refuses, with a ledger error and nothing written, what the insert
+    trigger would refuse with a database error: postings to an account the same
+    append opens (the trigger checks accounts as they stood before the statement)."""
+    from ledger import NewEvent, Posting
+
+    head = LedgerHead.objects.get(key="tallinn").position
+    opening = NewEvent(stream="account/tallinn/new", type="ledger.account_opened",
+                       payload={"code": "tallinn/new", "type": "asset", "currency": "EUR",
+                                "name": "", "must_not_go_negative": False,
+                                "balance_max_minor": None})
+    with pytest.raises(InvalidEvent, match="opened by this append"):
+        append([opening, transfer_event("tallinn/player/alice", "tallinn/new", 10)],
+               book="tallinn")
+    assert LedgerHead.objects.get(key="tallinn").position == head
