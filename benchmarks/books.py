@@ -24,7 +24,9 @@ what follows the signal is timed. Each book's chain is verified afterwards.
 
 Books placed on several servers (issue 19, point 4) are measured by
 `measure_servers`, given one database alias per server; `--servers 3` runs
-it once `ledger.placement` exists, and only then prints its figure.
+it once `ledger.placement` exists, and only then prints its figure, on the
+default server and two disposable ones started beside it
+(`three_server_aliases`, placement's harness tests/placement/servers.py).
 
     python benchmarks/books.py [--quick] [--smoke] [--rounds N] [--servers 3]
                                [--disposable-server HOST:PORT]
@@ -340,7 +342,8 @@ def main() -> None:
             raise RuntimeError(f"{verified} events in the books, expected {expected} more"
                                " than the accounts' openings")
         if args.servers == THREE_SERVERS and importlib.util.find_spec("ledger.placement"):
-            spread = measure_servers(three_server_aliases(), events_per_writer)
+            with three_server_aliases() as aliases:
+                spread = measure_servers(aliases, events_per_writer)
 
     one_rate = statistics.median(rates[("one book", True)])
     four_rate = statistics.median(rates[("four books", True)])
@@ -360,16 +363,24 @@ def main() -> None:
     print(line)
 
 
-def three_server_aliases() -> list[str]:
-    """Return one database alias on each of three servers, each a migrated throwaway.
+@contextmanager
+def three_server_aliases() -> Iterator[list[str]]:
+    """Yield one database alias on each of three servers: the default one and two
+    disposable servers started beside it for the measure.
 
-    Not here yet: the two servers beside the default one are to be started
-    with placement's three-server test harness (issue 19 point 4), which
-    the lead is writing; this benchmark must not write to the book databases
-    the settings name (CASINO_BOOK_DATABASE_URLS): they are not throwaways.
+    The two are placement's three-server harness (tests/placement/servers.py):
+    embedded PostgreSQL servers in folders under /tmp, each database migrated
+    with the ledger's tables only, registered as aliases `server2` and
+    `server3`, stopped and deleted afterwards. Never the book databases the
+    settings name (CASINO_BOOK_DATABASE_URLS): they are not throwaways.
     """
-    raise SystemExit("books: --servers 3 needs two disposable servers beside the default"
-                     " one; starting them is not written yet (issue 19 point 4)")
+    from tests.placement.servers import book_servers
+
+    with book_servers(("server2", "server3")) as servers:
+        try:
+            yield ["default", *(server.alias for server in servers)]
+        finally:
+            stop_writer()      # its threads hold connections to the servers
 
 
 if __name__ == "__main__":
