@@ -13,7 +13,7 @@ from ledger.placement import database_for
 from .conftest import THREE_SERVERS
 from .test_three_servers import DAY_ONE
 
-pytestmark = THREE_SERVERS
+pytestmark = [THREE_SERVERS, pytest.mark.slow]     # two servers started for the folder
 
 
 def _call(*args, **options) -> str:
