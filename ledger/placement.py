@@ -116,6 +116,21 @@ def verify_placed_books() -> list[tuple[str, str, "VerifyResult"]]:
             for book, key, database in placed_books()]
 
 
+def feed_databases() -> str | dict[int, str]:
+    """Where to read each book: `default` when every book is there (one read of
+    the heads), else book id -> alias from the directory (the feed's `using`)."""
+    with connections[DIRECTORY].cursor() as cursor:
+        cursor.execute("SELECT book, database FROM ledger_placement ORDER BY book")
+        placed = dict(cursor.fetchall())
+    if all(alias == DEFAULT_DB_ALIAS for alias in placed.values()):
+        return DEFAULT_DB_ALIAS
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute("SELECT id FROM ledger_head")
+        for (book,) in cursor.fetchall():
+            placed.setdefault(book, DEFAULT_DB_ALIAS)
+    return placed
+
+
 def place_book(key: str, database: str = DEFAULT_DB_ALIAS) -> Book:
     """Open a book in `database` under an id the directory hands out (or return it).
 

@@ -13,6 +13,7 @@ from django.db.models import Sum
 
 from ..books import MAIN_BOOK
 from ..feed import book_heads, decode_cursor, encode_cursor, read_feed
+from ..placement import feed_databases
 from ..models import Account, Event, Posting, natural_sign
 from ..types import BOOK_SPAN
 from .serializers import (
@@ -47,13 +48,17 @@ class EventFeedView(APIView):
         query.is_valid(raise_exception=True)
         limit = query.validated_data["limit"]
         text = query.validated_data.get("cursor")
+        # Each book is read where the directory places it (a moved book's
+        # frozen old copy is not read twice).
+        placed = feed_databases()
         if text is None:
             after = query.validated_data["after"]
             # Positions beyond the main book's range hold none of its events.
-            page = read_feed({MAIN_BOOK: min(after, BOOK_SPAN)}, limit, books=[MAIN_BOOK])
+            page = read_feed({MAIN_BOOK: min(after, BOOK_SPAN)}, limit, using=placed,
+                             books=[MAIN_BOOK])
             next_after = max(after, page.cursor[MAIN_BOOK])
         else:
-            page = read_feed(decode_cursor(text, book_heads()), limit)
+            page = read_feed(decode_cursor(text, book_heads(placed)), limit, using=placed)
             next_after = page.cursor[MAIN_BOOK]
         events = list(page.events)
         # The project may narrow the feed per client (settings.LEDGER_FEED_FILTER,
