@@ -13,7 +13,6 @@ without losing or doubling one.
 from __future__ import annotations
 
 import datetime as dt
-import heapq
 import itertools
 import threading
 from collections import defaultdict
@@ -156,31 +155,15 @@ def test_books_on_other_servers_commit_while_one_book_is_held(placed):
 
 
 def _read_placed_feed(cursor: dict[int, int], limit: int):
-    """One page of the feed over every placed book, one `read_feed` per database.
-
-    `ledger.feed.read_feed` reads one database (`using`); over placement a
-    page is each database's page for the books placed there, merged as
-    read_feed merges books (recorded_at, book, position) and cut at `limit`,
-    so each book still gives a prefix of its run.
-    """
-    by_database: dict[str, list[int]] = defaultdict(list)
-    for book, _, database in placed_books():
-        by_database[database].append(book)
-    runs = []
-    for database, books in by_database.items():
-        page = read_feed({book: position for book, position in cursor.items() if book in books},
-                         limit, using=database, books=books)
-        runs.append(page.events)
-    events = list(itertools.islice(
-        heapq.merge(*runs, key=lambda e: (e.recorded_at, e.book, e.position)), limit))
-    moved = dict(cursor)
-    for event in events:
-        moved[event.book] = event.position
-    return events, moved
+    """One page of the feed over every placed book, each read where the directory places it."""
+    page = read_feed(cursor, limit,
+                     using={book: database for book, _, database in placed_books()})
+    return list(page.events), dict(page.cursor)
 
 
 def test_the_feed_pages_over_books_on_three_servers(placed):
-    """A consumer paging with one vector cursor sees every book's events once, in order."""
+    """A consumer paging with one vector cursor over books on three servers sees
+    every book's events once, in order, and resumes where it stopped, across a move."""
     for amount in (100, 200, 300):
         for key in PLACED:
             _deposit(key, amount)
@@ -205,6 +188,13 @@ def test_the_feed_pages_over_books_on_three_servers(placed):
     events, cursor = _read_placed_feed(cursor, FEED_PAGE_EVENTS)
     assert sorted((e.book, local_position(e.position)) for e in events) == sorted([
         (placed["helsinki"].id, 6), (placed["ljubljana"].id, 6)])
+    assert _read_placed_feed(cursor, FEED_PAGE_EVENTS)[0] == []
+    # A book moves to another server: the consumer's cursor still holds
+    # (a book keeps its positions), and it reads on from the new copy.
+    move_book("tallinn", "server3")
+    _deposit("tallinn", 70)
+    events, cursor = _read_placed_feed(cursor, FEED_PAGE_EVENTS)
+    assert [(e.book, local_position(e.position)) for e in events] == [(placed["tallinn"].id, 6)]
     assert _read_placed_feed(cursor, FEED_PAGE_EVENTS)[0] == []
 
 
