@@ -91,7 +91,7 @@ def test_the_migration_kept_every_index_and_trigger(db):
         "SELECT tgname FROM pg_trigger WHERE tgrelid IN"
         " ('ledger_event'::regclass, 'ledger_posting'::regclass) AND NOT tgisinternal")}
     assert triggers >= {"ledger_event_append_only", "ledger_event_appended",
-                        "ledger_event_versions_continue", "ledger_posting_append_only",
+                        "ledger_event_admits_versions", "ledger_posting_append_only",
                         "ledger_postings_inserted", "ledger_posting_day_matches"}
 
 
@@ -246,6 +246,8 @@ def test_detach_of_an_old_month_keeps_the_rest_verifying(db):
                 " ORDER BY account_id") == [("vault/cash", 7), ("vault/player", -7)]
     assert "forbidden" in _fails("DELETE FROM ledger_event_2026_07")
     assert archived_heads()[book.id] == (base + 3, july_last_hash)
+    assert _all("SELECT stream, version FROM ledger_archived_stream ORDER BY stream") == [
+        ("account/vault/cash", 1), ("account/vault/player", 1), ("vault/s", 1)]
     kept = verify_retained()
     assert kept.ok, kept.problem
     assert kept.started_after[book.id] == base + 3
