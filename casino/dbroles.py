@@ -31,8 +31,10 @@ from __future__ import annotations
 
 # The append-only log: the runtime role reads and inserts, nothing else.
 LOG_TABLES = ("ledger_event", "ledger_posting", "ledger_idempotency")
-# Only the owner (migrate) writes the migration history.
-OWNER_ONLY_TABLES = ("django_migrations",)
+# Only the owner writes the migration history (migrate) and the books'
+# directory (open_book, move_book: a runtime role that could rewrite it
+# could send a book's appends to another database).
+OWNER_ONLY_TABLES = ("django_migrations", "ledger_placement")
 # The rows the writer decides with: only the log's insert triggers write
 # them (SECURITY DEFINER, as the owner; migration 0004), so the runtime role
 # reads them and nothing else, and a refused UPDATE is PostgreSQL's privilege

@@ -58,6 +58,8 @@ ROLES = {"runtime": RUNTIME_ROLE, "owner": OWNER_ROLE, "superuser": SUPERUSER}
 OWNER_COMMANDS = frozenset({
     "migrate", "makemigrations", "squashmigrations", "sqlmigrate", "optimizemigration",
     "rebuild_projections", "flush", "sqlflush", "createcachetable", "dbshell",
+    # Books (issue 19): opening, moving and partitioning are the operator's.
+    "open_book", "move_book", "ledger_partitions",
 })
 # Django's own test runner creates and drops databases, as pytest does.
 SUPERUSER_COMMANDS = frozenset({"test", "testserver"})

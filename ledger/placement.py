@@ -25,6 +25,7 @@ the old, switch the directory, and keep the old copy, read-only.
 from __future__ import annotations
 
 import threading
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Iterator
@@ -42,7 +43,10 @@ DIRECTORY = DEFAULT_DB_ALIAS
 COPY_CHUNK_EVENTS = 2_000
 READ_ONLY_SQLSTATE = "25006"
 
-_databases: dict[int, str] = {}
+# book -> (alias, time.monotonic() when read). An entry is trusted for
+# LEDGER_PLACEMENT_CACHE_SECONDS: a write to a moved book is refused by its
+# frozen old copy and asks again at once; a read asks again within that time.
+_databases: dict[int, tuple[str, float]] = {}
 _lock = threading.Lock()
 _reading: ContextVar[int | None] = ContextVar("ledger_reading_book", default=None)
 
@@ -50,16 +54,23 @@ _reading: ContextVar[int | None] = ContextVar("ledger_reading_book", default=Non
 def database_for(book: int | str) -> str:
     """The alias of the database that holds `book` (`default` unless placed elsewhere)."""
     book = book_id(book)
-    alias = _databases.get(book)
-    if alias is not None:
-        return alias
+    known = _databases.get(book)
+    # The main book (every app's writes) is asked once per process: its
+    # appends must cost no directory read (statement budgets), and a process
+    # learns of its move at its first refused write.
+    if known is not None and (book == 1 or time.monotonic() - known[1] < _cache_seconds()):
+        return known[0]
     with connections[DIRECTORY].cursor() as cursor:
         cursor.execute("SELECT database FROM ledger_placement WHERE book = %s", [book])
         row = cursor.fetchone()
     alias = row[0] if row else DEFAULT_DB_ALIAS
     with _lock:
-        _databases[book] = alias
+        _databases[book] = (alias, time.monotonic())
     return alias
+
+
+def _cache_seconds() -> float:
+    return float(getattr(settings, "LEDGER_PLACEMENT_CACHE_SECONDS", 5.0))
 
 
 def forget(book: int | None = None) -> None:
@@ -154,7 +165,7 @@ def place_book(key: str, database: str = DEFAULT_DB_ALIAS) -> Book:
                 raise ValueError(f"book {key} is placed in {placed}, not {database}")
         opened = _open_head(key, book, database)
     with _lock:
-        _databases[opened.id] = database
+        _databases[opened.id] = (database, time.monotonic())
     _remember(key, opened.id)
     return opened
 

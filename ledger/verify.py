@@ -329,11 +329,28 @@ def _verify_everything(progress, rate, using: str = "default") -> VerifyResult:
     result = verify_chain(progress, rate=rate)
     if not result.ok and result.bad_position is not None:
         result = replace(result, book=book_key(book_of(result.bad_position)))
+    if result.ok and using == "default":
+        result = _verify_placed_elsewhere(result)
     if result.ok:
         result = _verify_balances(result) or _verify_projections(result) or result
     if sealed is not None:
         result = replace(result, sealed=sealed.sealed_size)
     return result
+
+
+def _verify_placed_elsewhere(chain: VerifyResult) -> VerifyResult:
+    """The chains of the books the directory places on other servers, each in
+    its own database (ledger.placement); the first failure, naming its book."""
+    from .placement import placed_books
+
+    for book, key, database in placed_books():
+        if database == "default":
+            continue
+        placed = verify_chain(book=book, using=database)
+        if not placed.ok:
+            return replace(placed, book=key, events=chain.events + placed.events)
+        chain = replace(chain, events=chain.events + placed.events, read=chain.read + placed.read)
+    return chain
 
 
 def _sealed_failure(failed, *, using: str, book=None, **fields) -> VerifyResult:

@@ -12,9 +12,11 @@ without losing or doubling one.
 
 from __future__ import annotations
 
+import time
 import datetime as dt
 import itertools
 import threading
+import time
 from collections import defaultdict
 
 import pytest
@@ -327,6 +329,11 @@ def test_each_book_verifies_in_its_own_server_and_a_tampered_one_is_named(placed
     alone = verify_chain(book=helsinki.id, using="server3")
     assert (alone.ok, alone.bad_position) == (False, altered)
     assert results["tallinn"][1].ok and results["ljubljana"][1].ok
+    # The operator's command walks the books on every server too.
+    from ledger.verify import verify_ledger
+
+    whole = verify_ledger()
+    assert (whole.ok, whole.bad_position, whole.book) == (False, altered, "helsinki")
 
 
 # -- d. moving a book loses nothing ------------------------------------------
@@ -431,7 +438,7 @@ def test_a_book_moves_to_another_server_under_appends_and_loses_nothing(placed, 
 
     # A process whose directory entry is stale appends through a connection
     # to the old copy: refused, "was moved"; the old head does not move.
-    directory_cache[tallinn.id] = "server2"
+    directory_cache[tallinn.id] = ("server2", time.monotonic())
     try:
         with pytest.raises(DatabaseError) as refused:
             with transaction.atomic(using="server2"):
