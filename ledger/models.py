@@ -127,6 +127,8 @@ class Posting(models.Model):
     )
     amount_minor = models.BigIntegerField()
     currency = models.CharField(max_length=3)
+    # The event's gaming day: the partition key (migrations 0009, 0010).
+    gaming_day = models.DateField(null=True, blank=True)
 
     class Meta:
         db_table = "ledger_posting"

@@ -242,7 +242,8 @@ def _copy_events(events, database: str) -> None:
     """
     from .canonical import dumps
 
-    posting_rows = [(e.position, index, p.account, p.amount_minor, p.currency, e.book)
+    posting_rows = [(e.position, index, p.account, p.amount_minor, p.currency, e.book,
+                     e.gaming_day)
                     for e in events for index, p in enumerate(e.postings)]
     with connections[database].cursor() as cursor:
         cursor.execute(
@@ -266,8 +267,8 @@ def _copy_events(events, database: str) -> None:
             return
         cursor.execute(
             "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
-            " book) SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[],"
-            " %s::bigint[], %s::text[], %s::smallint[])",
+            " book, gaming_day) SELECT * FROM unnest(%s::bigint[], %s::smallint[], %s::text[],"
+            " %s::bigint[], %s::text[], %s::smallint[], %s::date[])",
             [list(column) for column in zip(*posting_rows)],
         )
 

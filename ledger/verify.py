@@ -96,6 +96,9 @@ class VerifyResult:
     since: int | None = None
     # Sealed events re-read by the rolling audit of an incremental run.
     audited: int = 0
+    # Months were detached (ledger.partitions): the chains start after them,
+    # and projections other than the balances were not rebuilt.
+    archived: bool = False
     # The key of the book the result is about (None: the whole log), and an
     # incremental run's result for each book (its own seals, in book order).
     book: str | None = None
@@ -106,7 +109,9 @@ class VerifyResult:
             if len(self.books) > 1:
                 return "verify_ledger: OK (" + " | ".join(
                     f"{result.book}: {result._counts()}" for result in self.books) + ")"
-            return f"verify_ledger: OK ({self._counts()})"
+            archived = ("; months archived: chains from the archived heads, projections"
+                        " other than the balances not rebuilt" if self.archived else "")
+            return f"verify_ledger: OK ({self._counts()}{archived})"
         where = self._where()
         if self.last_good_seal is not None or (self.sealed and self.bad_position):
             return (f"verify_ledger: FAILED at {where}: {self.problem}"
@@ -183,14 +188,25 @@ def verify_chain(progress: Callable[[int], None] | None = None, *, after: int = 
         raise InvariantViolation("a walk from a sealed position names its book")
     events = read = 0
     main_head = 0
+    # A book whose oldest months were detached (ledger.partitions) is walked
+    # from its last archived event, whose hash the detach recorded.
+    archived = _archived_heads(using or "default")
     for book_id in store.heads(**({"using": using} if using else {})):
-        result = _verify_book(book_id, progress, 0, GENESIS_HASH, rate, None, using)
+        start, start_hash = archived.get(book_id, (0, GENESIS_HASH))
+        result = _verify_book(book_id, progress, start, start_hash, rate, None, using)
         events, read = events + result.events, read + result.read
         if not result.ok:
             return replace(result, events=events, read=read)
         if book_id == MAIN_BOOK:
             main_head = result.head_position
     return VerifyResult(True, events, main_head, read=read)
+
+
+def _archived_heads(using: str) -> dict[int, tuple[int, str]]:
+    """Each book's last archived position and hash (none before an archive)."""
+    from .partitions import archived_heads
+
+    return archived_heads(using=using)
 
 
 def _verify_book(book: int, progress, after: int, prev_hash: str, rate: float | None,
@@ -331,7 +347,12 @@ def _verify_everything(progress, rate, using: str = "default") -> VerifyResult:
         result = replace(result, book=book_key(book_of(result.bad_position)))
     if result.ok and using == "default":
         result = _verify_placed_elsewhere(result)
-    if result.ok:
+    if result.ok and _archived_heads(using):
+        # A rebuild needs every event, and the archived months' are not
+        # here: the balances are checked against the archive's sums, the
+        # other projections only after the months are restored.
+        result = _verify_balances(result) or replace(result, archived=True)
+    elif result.ok:
         result = _verify_balances(result) or _verify_projections(result) or result
     if sealed is not None:
         result = replace(result, sealed=sealed.sealed_size)
@@ -475,16 +496,19 @@ def _verify_balances(chain: VerifyResult, after: int | None = None,
     with connections[using].cursor() as cursor:
         if after is None:
             of_book = "" if book is None else " WHERE book = %s"
+            # Archived months (ledger.partitions) count by their recorded sums.
             cursor.execute(
                 "WITH recomputed AS ("
-                " SELECT account_id AS code, sum(amount_minor) AS debit_minor"
-                f" FROM ledger_posting{of_book} GROUP BY account_id)"
+                " SELECT account_id AS code, sum(amount_minor) AS debit_minor FROM ("
+                f"  SELECT account_id, amount_minor FROM ledger_posting{of_book}"
+                "  UNION ALL SELECT account_id, debit_minor FROM ledger_archived_balance"
+                f"{of_book}) AS all_postings GROUP BY account_id)"
                 f" SELECT coalesce(a.code, r.code), a.balance_minor, {natural}"
                 f" FROM (SELECT * FROM ledger_account{of_book}) AS a"
                 " FULL JOIN recomputed AS r ON r.code = a.code"
                 f" WHERE a.code IS NULL OR a.balance_minor <> {natural}"
                 " ORDER BY 1 LIMIT 1",
-                [] if book is None else [book, book],
+                [] if book is None else [book, book, book],
             )
         else:
             # The book's range of positions bounds the new postings, so the

@@ -467,12 +467,14 @@ def _insert_log(cursor, state: _GroupState) -> None:
     triggers run once the whole statement is done, so they see every row.
     """
     events = state.recorded
+    # A posting is filed under its event's gaming day: the partition key of
+    # both tables (migration 0009).
     posting_rows = [
-        (e.position, index, p.account, p.amount_minor, p.currency)
+        (e.position, index, p.account, p.amount_minor, p.currency, e.gaming_day)
         for e in events
         for index, p in enumerate(e.postings)
     ]
-    posting_columns = [list(column) for column in zip(*posting_rows)] or [[], [], [], [], []]
+    posting_columns = [list(column) for column in zip(*posting_rows)] or [[]] * 6
     key_columns = [list(column) for column in zip(*state.new_keys)] or [[], [], [], []]
     # The book is one value for the whole group: a parameter, not a column.
     cursor.execute(
@@ -485,9 +487,9 @@ def _insert_log(cursor, state: _GroupState) -> None:
         " %b::timestamptz[], %b::timestamptz[], %b::date[], %b::text[], %b::text[])"
         "), new_postings AS ("
         " INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
-        " book)"
+        " gaming_day, book)"
         " SELECT *, %b::smallint FROM unnest(%b::bigint[], %b::smallint[], %b::text[],"
-        " %b::bigint[], %b::text[])"
+        " %b::bigint[], %b::text[], %b::date[])"
         "), new_keys AS ("
         " INSERT INTO ledger_idempotency (key, fingerprint, first_position, last_position,"
         " recorded_at, book) SELECT k, f, a, b, %b, %b::smallint FROM unnest(%b::text[],"

@@ -240,19 +240,13 @@ def ledger_meters(machine_id: str, day) -> dict[str, int]:
     The meters as the ledger has them, beside MachineDay's, for the
     reconciliation: coin in is what the round events credited to the
     machine's coin-in account, coin out what they debited to its coin-out
-    account, on the events' gaming day.
+    account, on the events' gaming day. Read as the reconciliation reads
+    them (`meters.ledger_day`: statements whose plans do not depend on the
+    planner's statistics; a join of postings to events here once ran for
+    minutes in a test's transaction).
     """
-    from .events import coin_in_account, coin_out_account
+    from .meters import ledger_day
 
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT coalesce(-sum(p.amount_minor) FILTER (WHERE p.account_id = %(coin_in)s), 0),
-                   coalesce(sum(p.amount_minor) FILTER (WHERE p.account_id = %(coin_out)s), 0)
-            FROM ledger_posting p JOIN ledger_event e ON e.position = p.event_id
-            WHERE p.account_id IN (%(coin_in)s, %(coin_out)s) AND e.gaming_day = %(day)s
-            """,
-            {"coin_in": coin_in_account(machine_id), "coin_out": coin_out_account(machine_id),
-             "day": day})
-        coin_in, coin_out = cursor.fetchone()
-    return {"coin_in_minor": int(coin_in), "coin_out_minor": int(coin_out)}
+    day_meters = ledger_day("", day, [machine_id]).get(machine_id, {})
+    return {"coin_in_minor": int(day_meters.get("coin_in_minor", 0)),
+            "coin_out_minor": int(day_meters.get("coin_out_minor", 0))}

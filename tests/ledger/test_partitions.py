@@ -225,9 +225,9 @@ def test_detach_of_an_old_month_keeps_the_rest_verifying(db):
     """July leaves; the chain starts after its last event, from the recorded hash."""
     book = _vault_months()
     base = base_position(book.id)
-    # Postings filed under July (as the writer will file them once it fills
-    # the posting's gaming day): they leave with the month, and the
-    # balances then count them from the archive.
+    # Postings filed under July (the writer files each posting under its
+    # event's day: July's 100, plus 7 more inserted here): they leave with
+    # the month, and the balances then count them from the archive.
     _one("INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency, book,"
          " gaming_day) VALUES (%s, 5, 'vault/cash', 7, 'EUR', %s, %s),"
          " (%s, 6, 'vault/player', -7, 'EUR', %s, %s) RETURNING 1",
@@ -243,7 +243,7 @@ def test_detach_of_an_old_month_keeps_the_rest_verifying(db):
     # The archived table stays behind, standalone and still append-only.
     assert _one("SELECT count(*) FROM ledger_event_2026_07")[0] == 3
     assert _all("SELECT account_id, debit_minor FROM ledger_archived_balance"
-                " ORDER BY account_id") == [("vault/cash", 7), ("vault/player", -7)]
+                " ORDER BY account_id") == [("vault/cash", 107), ("vault/player", -107)]
     assert "forbidden" in _fails("DELETE FROM ledger_event_2026_07")
     assert archived_heads()[book.id] == (base + 3, july_last_hash)
     assert _all("SELECT stream, version FROM ledger_archived_stream ORDER BY stream") == [
@@ -311,3 +311,32 @@ def test_the_command_ensures_lists_and_detaches(db, capsys):
     with pytest.raises(CommandError, match="not a month"):
         call_command("ledger_partitions", "detach", "--before", "2026-13")
     assert parse_month("2026-02") == dt.date(2026, 2, 1)
+
+
+def test_the_writer_files_each_posting_under_its_events_month(db):
+    """A posting carries its event's gaming day, so it lands in that month's partition."""
+    _vault_months()
+    assert _all("SELECT count(*), min(gaming_day), max(gaming_day)"
+                " FROM ledger_posting_2026_07") == [(2, JULY, JULY)]
+    assert _all("SELECT count(*) FROM ledger_posting_2026_08") == [(2,)]
+    assert _all("SELECT count(*) FROM ledger_posting_default WHERE gaming_day IS NULL") == [(0,)]
+
+
+def test_verify_ledger_starts_after_an_archived_month(db):
+    """After a detach the operator's verification walks each chain from its
+    archived head and counts the archived postings in the balances."""
+    from ledger.verify import verify_ledger
+
+    book = _vault_months()
+    detach_before(dt.date(2026, 8, 1))
+    result = verify_ledger()
+    assert result.ok and result.archived, str(result)
+    assert "months archived" in str(result)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("UPDATE ledger_account SET balance_minor = balance_minor + 1"
+                       " WHERE code = 'vault/cash'")
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    failed = verify_ledger()
+    assert (failed.ok, failed.account) == (False, "vault/cash")
+    assert book.id > 1
