@@ -325,6 +325,10 @@ def _add_balances(lines: dict[tuple[str, str], Line], venue: str, day: dt.date,
     # these accounts, whatever plan a prepared statement settles on. (One
     # statement joining all postings under LIKE ANY ran for 40 minutes once
     # psycopg prepared it and the planner chose a generic plan.)
+    # A posting carries its event's gaming day (migration 0009; the writer
+    # files it): no join to the events, which a planner without statistics
+    # made a scan of every event per account. Postings written before the
+    # writer filed it (NULL) look their event's day up, by primary key.
     sql = (
         "WITH a AS MATERIALIZED ("
         "  SELECT code, type, currency, balance_minor FROM ledger_account"
@@ -333,13 +337,14 @@ def _add_balances(lines: dict[tuple[str, str], Line], venue: str, day: dt.date,
         " COALESCE(s.opening, 0), COALESCE(s.closing, 0), COALESCE(s.later, 0)"
         " FROM a LEFT JOIN LATERAL ("
         "  SELECT"
-        "   sum(p.amount_minor) FILTER (WHERE e.gaming_day < %s AND e.position <= %s)"
+        "   sum(p.amount_minor) FILTER (WHERE d.day < %s AND p.event_id <= %s)"
         "     AS opening,"
-        "   sum(p.amount_minor) FILTER (WHERE e.gaming_day <= %s AND e.position <= %s)"
+        "   sum(p.amount_minor) FILTER (WHERE d.day <= %s AND p.event_id <= %s)"
         "     AS closing,"
-        "   sum(p.amount_minor) FILTER (WHERE e.gaming_day > %s OR e.position > %s)"
+        "   sum(p.amount_minor) FILTER (WHERE d.day > %s OR p.event_id > %s)"
         "     AS later"
-        "  FROM ledger_posting p JOIN ledger_event e ON e.position = p.event_id"
+        "  FROM ledger_posting p CROSS JOIN LATERAL (SELECT COALESCE(p.gaming_day,"
+        "   (SELECT e.gaming_day FROM ledger_event e WHERE e.position = p.event_id)) AS day) d"
         "  WHERE p.account_id = a.code"
         " ) s ON true"
     )
