@@ -56,7 +56,9 @@ L5  Currency-true. A posting's currency is its account's: checked by the
     tests/ledger/test_append.py, test_immutability.py
 L6  Optimistic concurrency. An append with a stale expected stream version
     is refused and writes nothing. Stream versions, like balances, are
-    moved by the event insert trigger only (migration 0004).
+    moved by the event insert trigger only (migration 0004); on the
+    partitioned log the trigger `ledger_event_versions_continue` refuses a
+    version that does not continue its stream (migration 0009).
     tests/ledger/test_append.py, test_balance_guard.py
 L7  Idempotent. A repeated key with the same request returns the original
     result and writes nothing; with a different request it is refused.
