@@ -33,6 +33,29 @@ def _stop_ledger_writer(django_db_setup, django_db_blocker):
         stop_writer()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_autovacuum_under_open_test_transactions(django_db_setup, django_db_blocker):
+    """Keep autovacuum off the test database's tables.
+
+    A test runs in one transaction that pytest-django rolls back, and some
+    write tens of thousands of rows in it (the hall evening: 20,000 machine
+    rounds). Woken by the previous tests' flushes, autovacuum vacuumed those
+    tables meanwhile, saw none of the uncommitted rows and recorded them as
+    empty (reltuples 0); the planner then planned for empty tables and each
+    append or report read got slower with every row (the hall evening: 8
+    minutes in CI against 19 s without). No production transaction holds
+    rows that way, and nothing in the tests relies on autovacuum.
+    """
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        _check_test_database()
+        cursor.execute(
+            "SELECT c.oid::regclass FROM pg_class c"
+            " WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace")
+        for (table,) in cursor.fetchall():
+            cursor.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
+    yield
+
+
 def _check_test_database() -> None:
     """Refuse to switch a database's triggers off unless it is this run's test database.
 
