@@ -64,16 +64,7 @@ def book_id(book: int | str) -> int:
     known = _ids.get(book)
     if known is not None:
         return known
-    with connection.cursor() as cursor:
-        # The directory knows every book, wherever it is placed; a book
-        # opened before the directory knew of it is in the heads.
-        cursor.execute("SELECT coalesce((SELECT book FROM ledger_placement WHERE key = %s),"
-                       " (SELECT id FROM ledger_head WHERE key = %s))", [book, book])
-        row = cursor.fetchone()
-    if row is None or row[0] is None:
-        raise InvalidEvent(f"book {book!r} is not open", book=book)
-    _remember(book, row[0])
-    return row[0]
+    return _look_up(book, "book", "key", "id", "key")[1]
 
 
 def book_key(book: int) -> str:
@@ -81,14 +72,26 @@ def book_key(book: int) -> str:
     for key, known in list(_ids.items()):
         if known == book:
             return key
+    return _look_up(book, "key", "book", "key", "id")[0]
+
+
+def _look_up(value: int | str, wanted: str, by: str, head_wanted: str, head_by: str
+             ) -> tuple[str, int]:
+    """(key, id) of the book whose `by` is `value`, remembered for next time.
+
+    The directory knows every book, wherever it is placed; a book opened
+    before the directory knew of it is in the heads.
+    """
     with connection.cursor() as cursor:
-        cursor.execute("SELECT coalesce((SELECT key FROM ledger_placement WHERE book = %s),"
-                       " (SELECT key FROM ledger_head WHERE id = %s))", [book, book])
+        cursor.execute(
+            f"SELECT coalesce((SELECT {wanted} FROM ledger_placement WHERE {by} = %s),"
+            f" (SELECT {head_wanted} FROM ledger_head WHERE {head_by} = %s))", [value, value])
         row = cursor.fetchone()
     if row is None or row[0] is None:
-        raise InvalidEvent(f"book {book} is not open", book=book)
-    _remember(row[0], book)
-    return row[0]
+        raise InvalidEvent(f"book {value!r} is not open", book=value)
+    key, book = (value, row[0]) if by == "key" else (row[0], value)
+    _remember(key, book)
+    return key, book
 
 
 def books(using: str = "default") -> list[Book]:

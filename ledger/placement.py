@@ -130,15 +130,9 @@ def verify_placed_books() -> list[tuple[str, str, "VerifyResult"]]:
 def feed_databases() -> str | dict[int, str]:
     """Where to read each book: `default` when every book is there (one read of
     the heads), else book id -> alias from the directory (the feed's `using`)."""
-    with connections[DIRECTORY].cursor() as cursor:
-        cursor.execute("SELECT book, database FROM ledger_placement ORDER BY book")
-        placed = dict(cursor.fetchall())
+    placed = {book: database for book, _, database in placed_books()}
     if all(alias == DEFAULT_DB_ALIAS for alias in placed.values()):
         return DEFAULT_DB_ALIAS
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute("SELECT id FROM ledger_head")
-        for (book,) in cursor.fetchall():
-            placed.setdefault(book, DEFAULT_DB_ALIAS)
     return placed
 
 
