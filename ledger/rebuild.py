@@ -30,7 +30,9 @@ def rebuild_projections(progress: Callable[[int], None] | None = None) -> int:
     """Reset every registered projection and replay the log; return the count."""
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT position FROM ledger_head WHERE id = 1 FOR UPDATE")
+            # Every book's writer lock, in id order as appends take them: the
+            # replay reads every book.
+            cursor.execute("SELECT position FROM ledger_head ORDER BY id FOR UPDATE")
         return replay_log(progress)
 
 

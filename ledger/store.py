@@ -19,6 +19,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Q, Sum
 
 from .models import Account, natural_sign
+from .books import base_position
 from .types import BOOK_SPAN, Posting, RecordedEvent
 
 # JSON comes back as text and is parsed by orjson: its values are exactly the
@@ -54,7 +55,7 @@ def load_book_events_after(book: int, after: int, limit: int,
     A book's positions are one range (ledger.books), so the primary key
     serves this read; `after` below the book's range starts at its first.
     """
-    base = (book - 1) * BOOK_SPAN
+    base = base_position(book)
     return _fetch("position > %s AND position <= %s ORDER BY position LIMIT %s",
                   [max(after, base), base + BOOK_SPAN, limit], using)
 
