@@ -1,0 +1,290 @@
+"""Appends that span books of one database (issue 19: a venue's own book).
+
+An event belongs to its stream's book and posts only to its own book's
+accounts (`ledger.books`). A command, though, may touch several books at
+once: a chip purchase at a venue whose cage is on the venue's book, written
+on the player's stream, which is operator-wide and on the main book; a
+deposit from the venue's cage into the player's one gaming account. This
+module takes such a request and writes it as one all-or-nothing unit:
+
+* each event goes to its stream's book (an existing stream keeps its book;
+  a new one goes where `book_for_stream` says, by default the home book);
+* an event whose postings reach accounts of other books is split: it keeps
+  its own book's postings plus one clearing posting per other book and
+  currency, and each other book gets a companion event
+  (`ledger.crossbook_leg`, on the stream `crossbook/<leg id>`) with that
+  book's postings and the opposite clearing posting:
+
+      book A  the event      A-postings ...      clearing/<A>/<B>/<C>  +s
+      book B  the companion  B-postings ...      clearing/<B>/<A>/<C>  -s
+
+  where s is the sum of the B-postings, so each event balances and, as with
+  `ledger.transfers`, balance(clearing A/B) + balance(clearing B/A) == 0;
+* all parts are written in ONE transaction, books in ascending id order
+  (the order `ledger.transfers` and the writer use, so no deadlock), each
+  under its book's writer lock; either every book gains its part or none.
+
+Idempotency: the home book's part is recorded under the caller's key, each
+other book's part under `<key>#<book id>`; they commit together, so a retry
+finds all of them or none, and `recorded(key)` returns every part's events
+in the order they were first returned.
+
+Decision: only books placed on the same database are joined this way. Books
+on different servers cannot share a transaction; money between them moves
+by the two-phase transfer (`ledger.transfers.transfer_two_phase`), and a
+request spanning them is refused (`ledger.invalid_event`) rather than
+written in part.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import uuid
+from collections import defaultdict
+from typing import Any, Callable, Mapping, Sequence
+
+from django.db import connections, transaction
+
+from .books import book_id, book_key
+from .errors import AccountExists, InvalidEvent, LedgerError
+from .placement import database_for
+from .store import load_events
+from .transfers import _opening, clearing_account
+from .types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
+from .writer import _build_request, append, write_group
+
+__all__ = ["CROSSBOOK_LEG", "append_across", "recorded", "part_key"]
+
+CROSSBOOK_LEG = "ledger.crossbook_leg"
+
+BookFor = Callable[[str], "int | str | None"]
+
+
+def part_key(key: str, book: int) -> str:
+    """The idempotency key of a request's part in a book other than its home."""
+    return f"{key}#{book}"
+
+
+def append_across(
+    events: Sequence[NewEvent],
+    *,
+    home_book: int | str,
+    book_for_stream: BookFor | None = None,
+    expected_versions: Mapping[str, int] | None = None,
+    idempotency_key: str | None = None,
+    metadata: Metadata | None = None,
+    request: Any = None,
+    report_balances: Sequence[str] = (),
+) -> AppendResult:
+    """Append `events` across the books their streams and accounts belong to.
+
+    Returns the events in the order given, each followed by its companions
+    in other books (if any); an event's `balances_after` also carries its
+    companions' accounts, so a caller reads a balance it moved wherever the
+    account lives. When everything falls in the home book this is one
+    plain `ledger.append` to it. Raises the `LedgerError` that refused any
+    part (nothing written).
+    """
+    home = book_id(home_book)
+    using = database_for(home)
+    events = tuple(events)
+    expected = dict(expected_versions or {})
+    streams = {event.stream for event in events} | set(expected)
+    accounts = {p.account for event in events for p in event.postings} | set(report_balances)
+    stream_books, account_books = _books_of(streams, accounts, using)
+
+    def book_of_stream(stream: str) -> int:
+        known = stream_books.get(stream)
+        if known is not None:
+            return known
+        chosen = book_for_stream(stream) if book_for_stream is not None else None
+        return home if chosen is None else book_id(chosen)
+
+    # Per book: (event, index of the caller's event it belongs to, companion?).
+    parts: dict[int, list[tuple[NewEvent, int, bool]]] = defaultdict(list)
+    clearing: dict[int, set[str]] = defaultdict(set)
+    for index, event in enumerate(events):
+        book = book_of_stream(event.stream)
+        own, other = _split_postings(event, book, account_books)
+        if not other:
+            parts[book].append((event, index, False))
+            continue
+        own_postings = list(own)
+        for (other_book, currency), postings in sorted(other.items()):
+            total = sum(p.amount_minor for p in postings)
+            leg_id = _leg_id(idempotency_key, index, other_book, currency)
+            here = clearing_account(book_key(book), book_key(other_book), currency)
+            there = clearing_account(book_key(other_book), book_key(book), currency)
+            clearing[book].add(here)
+            clearing[other_book].add(there)
+            own_postings.append(Posting(here, total, currency))
+            leg = NewEvent(
+                stream=f"crossbook/{leg_id}", type=CROSSBOOK_LEG,
+                payload={"leg_id": leg_id, "from_book": book_key(book),
+                         "stream": event.stream, "type": event.type,
+                         **({"venue": event.payload["venue"]}
+                            if isinstance(event.payload.get("venue"), str) else {})},
+                postings=(*postings, Posting(there, -total, currency)),
+                gaming_day=event.gaming_day, occurred_at=event.occurred_at)
+            parts[other_book].append((leg, index, True))
+        parts[book].append((dataclasses.replace(event, postings=tuple(own_postings)), index,
+                            False))
+
+    for book in parts:
+        if database_for(book) != using:
+            raise InvalidEvent(
+                "this request spans books on different databases; money between them moves"
+                " by a two-phase transfer", books=sorted(book_key(b) for b in parts))
+    if set(parts) == {home}:
+        return append(events, book=home, expected_versions=expected,
+                      idempotency_key=idempotency_key, metadata=metadata, request=request,
+                      report_balances=report_balances)
+
+    # The caller's key is recorded with the home book's part, or with the
+    # lowest book's when the home book has none.
+    key_book = home if home in parts else min(parts)
+    requests = {}
+    for book, entries in parts.items():
+        key = None if idempotency_key is None else (
+            idempotency_key if book == key_book else part_key(idempotency_key, book))
+        requests[book] = _build_request(
+            [event for event, _, _ in entries],
+            # A companion's stream is written once: a second write of the
+            # same leg (a retry racing the first) is refused, never doubled.
+            {**{s: v for s, v in expected.items() if book_of_stream(s) == book},
+             **{e.stream: 0 for e, _, companion in entries if companion}},
+            key, metadata,
+            None if request is None else {"request": request, "book": book},
+            [code for code in report_balances if account_books.get(code, home) == book],
+            book)
+    results: dict[int, AppendResult] = {}
+    replayed = False
+    with transaction.atomic(using=using):
+        missing = _missing_accounts({code for codes in clearing.values() for code in codes},
+                                    using)
+        for book in sorted(requests):
+            _open_clearing(book, sorted(clearing.get(book, set()) & missing), using, metadata)
+            outcome = write_group([requests[book]], using=using)[0]
+            if isinstance(outcome, LedgerError):
+                raise outcome
+            results[book] = outcome
+            if outcome.replayed:
+                # Written before under this key: every part was (they commit
+                # together). Answer from the record, write nothing now.
+                replayed = True
+                transaction.set_rollback(True, using=using)
+                break
+    if replayed:
+        found = recorded(idempotency_key, using) if idempotency_key is not None else None
+        if found is None:
+            raise InvalidEvent("a part of this request is on the record without its home part",
+                               idempotency_key=idempotency_key)
+        return AppendResult(tuple(found[1]), replayed=True)
+    return _combined(parts, results)
+
+
+def recorded(idempotency_key: str, using: str = "default"
+             ) -> tuple[str, list[RecordedEvent]] | None:
+    """The fingerprint of a keyed request's home part and every part's events."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            "SELECT key, fingerprint, first_position, last_position FROM ledger_idempotency"
+            " WHERE key = %s OR key = ANY(SELECT %s || '#' || id FROM ledger_head)"
+            " ORDER BY book", [idempotency_key, idempotency_key])
+        rows = cursor.fetchall()
+    home = [row for row in rows if row[0] == idempotency_key]
+    if not home:
+        return None
+    events: list[RecordedEvent] = []
+    for _, _, first, last in rows:
+        events.extend(load_events(first, last, using))
+    return home[0][1], events
+
+
+def _books_of(streams: set[str], accounts: set[str], using: str
+              ) -> tuple[dict[str, int], dict[str, int]]:
+    """The books of the streams and accounts that exist, in one statement."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            "SELECT 's', name, book FROM ledger_stream WHERE name = ANY(%s)"
+            " UNION ALL SELECT 'a', code, book FROM ledger_account WHERE code = ANY(%s)",
+            [sorted(streams), sorted(accounts)])
+        rows = cursor.fetchall()
+    return ({name: book for kind, name, book in rows if kind == "s"},
+            {name: book for kind, name, book in rows if kind == "a"})
+
+
+def _split_postings(event: NewEvent, book: int, account_books: Mapping[str, int]
+                    ) -> tuple[list[Posting], dict[tuple[int, str], list[Posting]]]:
+    """The event's postings to its own book, and the others by (book, currency).
+
+    An account that does not exist stays with the event: the writer refuses
+    it there (ledger.unknown_account), as it would without books.
+    """
+    own: list[Posting] = []
+    other: dict[tuple[int, str], list[Posting]] = defaultdict(list)
+    for posting in event.postings:
+        account_book = account_books.get(posting.account, book)
+        if account_book == book:
+            own.append(posting)
+        else:
+            other[(account_book, posting.currency)].append(posting)
+    return own, dict(other)
+
+
+def _leg_id(key: str | None, index: int, book: int, currency: str) -> str:
+    """A companion's id: from the request's key when there is one (a retry
+    names the same stream), else unique to this append."""
+    if key is None:
+        return uuid.uuid4().hex
+    digest = hashlib.sha256(f"{key}\x00{index}\x00{book}\x00{currency}".encode()).hexdigest()
+    return digest[:32]
+
+
+def _missing_accounts(codes: set[str], using: str) -> set[str]:
+    if not codes:
+        return set()
+    with connections[using].cursor() as cursor:
+        cursor.execute("SELECT code FROM ledger_account WHERE code = ANY(%s)", [sorted(codes)])
+        return codes - {row[0] for row in cursor.fetchall()}
+
+
+def _open_clearing(book: int, codes: Sequence[str], using: str,
+                   metadata: Metadata | None) -> None:
+    """Open the book's clearing accounts not open yet, in this transaction.
+
+    Appends of their own before the book's part: the posting trigger checks
+    accounts as they stood before its statement (ledger.transfers).
+    """
+    for code in codes:
+        try:
+            with transaction.atomic(using=using):
+                outcome = write_group([_build_request([_opening(code)], None, None, metadata,
+                                                      None, (), book)], using=using)[0]
+                if isinstance(outcome, LedgerError):
+                    raise outcome
+        except AccountExists:
+            pass  # opened by a concurrent request between the same books
+
+
+def _combined(parts: Mapping[int, list[tuple[NewEvent, int, bool]]],
+              results: Mapping[int, AppendResult]) -> AppendResult:
+    """Every part's events in the caller's order, companions after their event.
+
+    The caller's event also reports its companions' balances, so a balance
+    it moved is readable wherever the account lives.
+    """
+    placed: list[tuple[int, bool, RecordedEvent]] = []
+    for book, entries in parts.items():
+        for (_, index, companion), event in zip(entries, results[book].events):
+            placed.append((index, companion, event))
+    placed.sort(key=lambda item: (item[0], item[1], item[2].position))
+    extra: dict[int, dict[str, int]] = defaultdict(dict)
+    for index, companion, event in placed:
+        if companion and event.balances_after:
+            extra[index].update(event.balances_after)
+    merged = [event if companion or not extra.get(index) else dataclasses.replace(
+        event, balances_after={**extra[index], **(event.balances_after or {})})
+        for index, companion, event in placed]
+    return AppendResult(tuple(merged))
