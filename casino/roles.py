@@ -323,6 +323,12 @@ FEED_READS: dict[str, str] = {
     "reports.": "GET /api/v1/reports/closes",
     "rules.": "GET /api/v1/venues",
     "ledger.account_opened": "GET /api/v1/accounts/{code}",
+    # Decision (issue 19): money between books (ledger.transfers: sent,
+    # pending, received, refused, posted, voided) is read elsewhere as the
+    # postings of the journal export, which names each posting's event type,
+    # stream and account: accountants, auditors and officers. The cage and
+    # table controllers read balances, not the movements between books.
+    "ledger.transfer_": "GET /api/v1/reports/journal",
     "compliance.correction_": "GET /api/v1/corrections",
     "compliance.case_": "GET /api/v1/compliance/cases",
     "compliance.chain_": "GET /api/v1/compliance/chain-verifications",

@@ -7,9 +7,17 @@ Public API: `append`, `open_account`, `NewEvent`, `Posting`, `Metadata`,
 `recorded_request`, and the log's models for read-only querysets), the
 `LedgerError` family, `GENESIS_HASH`, `request_fingerprint`, the admin's
 `ReadOnlyAdmin`/`ReadOnlyInline`, `stop_writer`, and
-`ledger.projections.register`. An import contract holds the apps to these:
-they import `ledger`, `ledger.read` and `ledger.projections`, nothing else. Nothing here knows about casinos; `casino.*`
-builds on it, never the reverse.
+`ledger.projections.register`; money between books (`ledger.transfers`:
+`transfer`, `transfer_atomic`, `transfer_two_phase`, the phases `begin`,
+`receive`, `refuse`, `resolve`, the sweep `resolve_pending`, `status`,
+`TransferStatus`, `TransferResult`); the feed over many books
+(`ledger.feed`: `read_feed`, `book_heads`, `encode_cursor`,
+`decode_cursor`, `BookHead`, `FeedPage`, and its errors `FeedErrorCode`,
+`InvalidCursor`, `UnknownBook`). An import contract holds the apps to these:
+they import `ledger`, `ledger.read` and `ledger.projections`, nothing else
+(pyproject.toml's import-linter contracts name the modules they may not
+import). Nothing here knows about casinos; `casino.*` builds on it, never
+the reverse.
 
 Books (issue 19, `ledger.books`, migration 0007): the log is partitioned
 into books, each with its own gap-free positions (book b holds
@@ -106,6 +114,30 @@ _EXPORTS = {
     "stop_writer": "ledger.writer",
     "ReadOnlyAdmin": "ledger.admin",
     "ReadOnlyInline": "ledger.admin",
+    # Money between books (ledger.transfers): the whole transfer, its phases
+    # (begin in the source book, receive or refuse in the target, resolve in
+    # the source) and the sweep of pending ones.
+    "transfer": "ledger.transfers",
+    "transfer_atomic": "ledger.transfers",
+    "transfer_two_phase": "ledger.transfers",
+    "begin": "ledger.transfers",
+    "receive": "ledger.transfers",
+    "refuse": "ledger.transfers",
+    "resolve": "ledger.transfers",
+    "resolve_pending": "ledger.transfers",
+    "status": "ledger.transfers",
+    "TransferStatus": "ledger.transfers",
+    "TransferResult": "ledger.transfers",
+    # One feed over many books (ledger.feed): pages after a vector cursor.
+    "read_feed": "ledger.feed",
+    "book_heads": "ledger.feed",
+    "encode_cursor": "ledger.feed",
+    "decode_cursor": "ledger.feed",
+    "BookHead": "ledger.feed",
+    "FeedPage": "ledger.feed",
+    "FeedErrorCode": "ledger.errors",
+    "InvalidCursor": "ledger.errors",
+    "UnknownBook": "ledger.errors",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -114,11 +146,16 @@ if TYPE_CHECKING:
     from ledger.accounts import account_stream, open_account
     from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
     from ledger.canonical import GENESIS_HASH, request_fingerprint
-    from ledger.errors import (AccountExists, BalanceMaxExceeded, IdempotencyConflict,
-                               InsufficientFunds, InvariantViolation, LedgerError,
-                               LedgerErrorCode, StaleVersion, UnknownAccount)
+    from ledger.errors import (AccountExists, BalanceMaxExceeded, FeedErrorCode,
+                               IdempotencyConflict, InsufficientFunds, InvalidCursor,
+                               InvariantViolation, LedgerError, LedgerErrorCode,
+                               StaleVersion, UnknownAccount, UnknownBook)
+    from ledger.feed import BookHead, FeedPage, book_heads, decode_cursor, encode_cursor, read_feed
     from ledger.read import balances, recorded_result, stream_events, stream_version
     from ledger.rebuild import rebuild_projections
+    from ledger.transfers import (TransferResult, TransferStatus, begin, receive, refuse, resolve,
+                                  resolve_pending, status, transfer, transfer_atomic,
+                                  transfer_two_phase)
     from ledger.types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
     from ledger.verify import verify_chain, verify_ledger
     from ledger.writer import append, stop_writer

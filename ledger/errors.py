@@ -7,6 +7,12 @@ status: the ledger knows no HTTP, and the casino's one error table
 one is raised. Programmer errors in the money path raise
 `InvariantViolation`, which `python -O` cannot strip.
 
+Every code the ledger raises is declared here, so that the error table's
+test (tests/casino/test_error_table.py, which also walks every LedgerError
+subclass of the package) holds each to one HTTP status: `LedgerErrorCode`
+for appends and transfers (ledger.transfers raises these), `FeedErrorCode`
+for the feed's cursor (ledger.feed re-exports it with its errors).
+
 Precedence. An append that breaks several rules at once is answered with
 the first of them in this order, whatever else is wrong (as TigerBeetle
 documents its result codes); tests/ledger/test_result_precedence.py walks
@@ -91,6 +97,25 @@ class StaleVersion(LedgerError):
 
 class IdempotencyConflict(LedgerError):
     code = LedgerErrorCode.IDEMPOTENCY_CONFLICT
+
+
+class FeedErrorCode(StrEnum):
+    """The feed's refusals of a cursor (ledger.feed; `ledger.feed.FeedErrorCode` too)."""
+
+    INVALID_CURSOR = "ledger.invalid_cursor"
+    UNKNOWN_BOOK = "ledger.unknown_book"
+
+
+class InvalidCursor(LedgerError):
+    """A cursor that is not one this feed made: malformed, or out of range."""
+
+    code = FeedErrorCode.INVALID_CURSOR
+
+
+class UnknownBook(LedgerError):
+    """A cursor naming a book that is not open in this database."""
+
+    code = FeedErrorCode.UNKNOWN_BOOK
 
 
 class InvariantViolation(Exception):

@@ -43,13 +43,14 @@ import heapq
 import itertools
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Collection, Mapping
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .errors import InvariantViolation, LedgerError
+# The feed's errors are declared with the ledger's others (ledger.errors) and
+# importable from here as before.
+from .errors import FeedErrorCode, InvalidCursor, InvariantViolation, UnknownBook
 from .store import load_book_events_after
 from .types import BOOK_SPAN, RecordedEvent
 
@@ -65,23 +66,6 @@ PAGE_EVENTS_MAX = 1000
 CURSOR_LENGTH_MAX = 8000
 # The book key's form, as ledger_open_book checks it (migration 0007).
 BOOK_KEY = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
-
-
-class FeedErrorCode(StrEnum):
-    INVALID_CURSOR = "ledger.invalid_cursor"
-    UNKNOWN_BOOK = "ledger.unknown_book"
-
-
-class InvalidCursor(LedgerError):
-    """A cursor that is not one this feed made: malformed, or out of range."""
-
-    code = FeedErrorCode.INVALID_CURSOR
-
-
-class UnknownBook(LedgerError):
-    """A cursor naming a book that is not open in this database."""
-
-    code = FeedErrorCode.UNKNOWN_BOOK
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,6 @@ from django.utils import timezone
 @shared_task(name="casino.ops.tasks.resolve_transfers", acks_late=True)
 def resolve_transfers() -> dict[str, int]:
     """Post or void every pending transfer between books; return the counts."""
-    from ledger.transfers import resolve_pending
+    from ledger import resolve_pending
 
     return resolve_pending(timezone.now())

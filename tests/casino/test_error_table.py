@@ -4,7 +4,10 @@ exactly one HTTP status in casino.error_table, and no raise site saying a status
 The codes walked: every StrEnum of casino/*/errors.py, casino/poker/engine/errors.py
 and ledger/errors.py, the runner's, the compliance rules' (casino.compliance.checks),
 the tournament engine's (`tournaments.<engine code>`) and the framework's
-(casino.exception_handler).
+(casino.exception_handler). In the ledger package every module is walked,
+not only its errors.py: every code enum (a StrEnum of `ledger.` values)
+wherever it is declared, and the code of every LedgerError subclass, so a
+feed, transfer or placement error without a row is found.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import pkgutil
 import re
 from enum import StrEnum
 from pathlib import Path
@@ -37,6 +41,45 @@ ERROR_MODULES = sorted(
                  ROOT / "ledger/errors.py"])
 
 
+# Ledger subpackages that declare no codes: the schema's history and the
+# operators' commands (which answer exit codes, not HTTP).
+LEDGER_SKIPPED = ("ledger.migrations", "ledger.management")
+
+
+def _ledger_modules() -> list[str]:
+    """Every module of the ledger package (but LEDGER_SKIPPED), imported."""
+    import ledger
+
+    names = sorted(
+        info.name for info in pkgutil.walk_packages(ledger.__path__, "ledger.")
+        if not info.name.startswith(LEDGER_SKIPPED))
+    for name in names:
+        importlib.import_module(name)
+    return names
+
+
+def _ledger_enums() -> list[type[StrEnum]]:
+    """Every StrEnum declared in the ledger package whose values are `ledger.` codes."""
+    enums = []
+    for name in _ledger_modules():
+        enums += [value for value in vars(importlib.import_module(name)).values()
+                  if inspect.isclass(value) and issubclass(value, StrEnum)
+                  and value.__module__ == name
+                  and any(str(member.value).startswith("ledger.") for member in value)]
+    return enums
+
+
+def _ledger_error_classes() -> list[type[LedgerError]]:
+    """LedgerError and every subclass of it, once the whole package is imported."""
+    _ledger_modules()
+    found, todo = [], [LedgerError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo += cls.__subclasses__()
+    return found
+
+
 def _enums() -> list[type[StrEnum]]:
     enums = [RunnerErrorCode]
     for name in ERROR_MODULES:
@@ -44,7 +87,7 @@ def _enums() -> list[type[StrEnum]]:
         enums += [value for value in vars(module).values()
                   if inspect.isclass(value) and issubclass(value, StrEnum)
                   and value.__module__ == name]
-    return enums
+    return enums + [enum for enum in _ledger_enums() if enum not in enums]
 
 
 def _declared() -> dict[str, str]:
@@ -60,6 +103,8 @@ def _declared() -> dict[str, str]:
             if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "EngineError"
                     and node.args and isinstance(node.args[0], ast.Constant)):
                 codes[f"tournaments.{node.args[0].value}"] = str(path.relative_to(ROOT))
+    codes |= {str(cls.code): f"{cls.__module__}.{cls.__name__}"
+              for cls in _ledger_error_classes() if "code" in vars(cls)}
     codes |= {code: "casino.exception_handler" for _, code in exception_handler.FRAMEWORK_CODES}
     codes[exception_handler.INVALID] = "casino.exception_handler"
     return codes
@@ -85,6 +130,43 @@ def test_each_code_has_exactly_one_row():
             for key in node.keys if isinstance(key, ast.Constant)]
     assert len(keys) == len(set(keys)) == len(STATUS)
     assert all(DOTTED.match(code) for code in STATUS)
+
+
+def test_every_ledger_code_is_walked():
+    """The feed's codes are the ledger's (ledger.errors, ledger.feed re-exports
+    them) and the walk finds them, with every LedgerError subclass's code."""
+    from ledger import feed, errors
+
+    import ledger
+
+    assert feed.FeedErrorCode is errors.FeedErrorCode is ledger.FeedErrorCode
+    assert feed.UnknownBook is ledger.UnknownBook and feed.InvalidCursor is ledger.InvalidCursor
+    assert {errors.LedgerErrorCode, errors.FeedErrorCode} <= set(_enums())
+    declared = _declared()
+    assert {"ledger.invalid_cursor", "ledger.unknown_book", "ledger.stale_version"} <= set(
+        declared)
+    classes = _ledger_error_classes()
+    assert {feed.InvalidCursor, feed.UnknownBook, errors.StaleVersion} <= set(classes)
+    assert all(str(cls.code) in declared for cls in classes if "code" in vars(cls))
+
+
+def test_a_ledger_error_class_without_a_row_is_found():
+    """A new LedgerError, its code in no enum of ledger/errors.py, is a
+    declared code (so the parametrized test holds it to a row)."""
+    import gc
+
+    from ledger import errors
+
+    class Lost(errors.LedgerError):
+        code = "ledger.lost_in_transfer"
+
+    try:
+        assert _declared()["ledger.lost_in_transfer"].endswith(".Lost")
+        assert "ledger.lost_in_transfer" not in STATUS
+    finally:
+        del Lost
+        gc.collect()        # out of LedgerError.__subclasses__() again
+    assert "ledger.lost_in_transfer" not in _declared()
 
 
 def test_enum_members_declare_each_code_once():

@@ -13,6 +13,7 @@ views' own declarations agree with it.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import uuid
 from dataclasses import dataclass
@@ -23,7 +24,8 @@ from django.urls import URLResolver, get_resolver, resolve
 from django.urls.resolvers import RoutePattern
 from rest_framework.test import APIClient
 
-from casino.roles import ANY_CLIENT, MATRIX, HasRole, Role, operation, readme_table
+from casino.roles import (ANY_CLIENT, FEED_READS, MATRIX, HasRole, Role, feed_operation,
+                          may_read_event, operation, readme_table)
 from ledger.models import Event
 from tests.casino.api.conftest import client_for
 
@@ -229,3 +231,88 @@ def test_the_matrix_not_the_view_decides(db, monkeypatch):
     monkeypatch.setitem(MATRIX, key, frozenset({Role.AUDITOR}))
     assert client_for(Role.CAGE).get(url).status_code == 403
     assert client_for(Role.AUDITOR).get(url).status_code == 200
+
+
+# ---------------------------------------------------------------------------
+# Money between books in the feed (issue 19: ledger.transfers' events).
+
+TRANSFER_TYPES = ("ledger.transfer_sent", "ledger.transfer_pending",
+                  "ledger.transfer_received", "ledger.transfer_refused",
+                  "ledger.transfer_posted", "ledger.transfer_voided")
+# Who reads them: whoever reads the journal's postings (casino.roles' decision).
+TRANSFER_READERS = {Role.ACCOUNTANT, Role.AUDITOR, Role.COMPLIANCE_OFFICER}
+
+
+def test_transfer_events_are_read_by_the_journals_readers():
+    """Each transfer event type is declared in FEED_READS, read through the
+    journal's operation: accountants, auditors and officers, nobody else."""
+    assert FEED_READS["ledger.transfer_"] == "GET /api/v1/reports/journal"
+    for kind in TRANSFER_TYPES:
+        assert feed_operation(kind) == "GET /api/v1/reports/journal", kind
+        readers = {role for role in Role if may_read_event(frozenset({role}), kind)}
+        assert readers == TRANSFER_READERS == MATRIX["GET /api/v1/reports/journal"], kind
+        assert not may_read_event(frozenset(), kind)
+
+
+@pytest.fixture
+def transfers_between_books(db):
+    """Every transfer event type in the log: an atomic transfer, a two-phase
+    one posted and a two-phase one refused and voided, between `main` and a
+    second book of the same database."""
+    from ledger import (append, begin, open_account, refuse, resolve, transfer_atomic,
+                        transfer_two_phase)
+    from ledger.books import open_book
+    from tests.ledger.factories import GAMING_DAY, transfer_event
+
+    open_book("roles-north")
+    open_account(code="roles/main/cage", type="asset", currency="EUR")
+    open_account(code="roles/main/player", type="liability", currency="EUR")
+    open_account(code="roles/north/player", type="liability", currency="EUR",
+                 book="roles-north")
+    append([transfer_event("roles/main/player", "roles/main/cage", 10_000)])
+    move = dict(source_book="main", source_account="roles/main/player",
+                target_book="roles-north", target_account="roles/north/player",
+                currency="EUR", gaming_day=GAMING_DAY)
+    at = dt.datetime(2026, 6, 16, 12, 0, tzinfo=dt.timezone.utc)
+    transfer_atomic("roles-t1", amount_minor=1_000, **move)
+    transfer_two_phase("roles-t2", amount_minor=2_000, now=at, **move)
+    begin("roles-t3", amount_minor=3_000, now=at, **move)
+    refuse("roles-t3")
+    resolve("roles-t3", at)
+    kinds = set(Event.objects.filter(type__startswith="ledger.transfer_")
+                .values_list("type", flat=True))
+    assert kinds == set(TRANSFER_TYPES)
+
+
+def _feed_types(client) -> list[str]:
+    """The event types one client reads over every book (the vector cursor)."""
+    types, cursor = [], ""
+    for _ in range(20):
+        answer = client.get("/api/v1/events", {"cursor": cursor, "limit": 50})
+        assert answer.status_code == 200, answer.content
+        body = answer.json()
+        types += [event["type"] for event in body["events"]]
+        if not body["has_more"]:
+            return types
+        cursor = body["next_cursor"]
+    raise AssertionError("the feed did not end in 20 pages")
+
+
+@pytest.mark.parametrize("role", ROLES, ids=[str(role) if role else "no-role" for role in ROLES])
+def test_the_feed_shows_transfers_between_books_to_the_journals_readers(
+        transfers_between_books, role):
+    """Through GET events?cursor=, the journal's readers see every transfer
+    event of both books; the cage, table controllers and a user in no role
+    see none (they still see the clearing accounts' openings, as any client
+    reads accounts)."""
+    types = _feed_types(client_for(role))
+    shown = sorted(kind for kind in types if kind.startswith("ledger.transfer_"))
+    if role in TRANSFER_READERS:
+        # sent, received (t1); pending, received, posted (t2); pending, refused, voided (t3)
+        assert shown == sorted(["ledger.transfer_sent", "ledger.transfer_received",
+                                "ledger.transfer_pending", "ledger.transfer_received",
+                                "ledger.transfer_posted", "ledger.transfer_pending",
+                                "ledger.transfer_refused", "ledger.transfer_voided"])
+    else:
+        assert shown == []
+    assert "ledger.account_opened" in types
