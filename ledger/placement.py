@@ -19,7 +19,9 @@ there gets SQLSTATE 25006 and, in a writer thread, asks the directory
 again and retries once), copy the events in position order into the new
 database (whose triggers re-check continuity and the chain and rebuild
 accounts, balances and streams), verify the copy's chain and head against
-the old, switch the directory, and keep the old copy, read-only.
+the old, switch the directory, and keep the old copy, read-only. Moving a
+book back onto a database holding its frozen old copy copies only what
+came after that copy's head, unfreezes it and switches (`_move_back`).
 """
 
 from __future__ import annotations
@@ -179,8 +181,13 @@ def move_book(key: str, to_database: str) -> Book:
     writer against the new one once the directory has switched), and the
     copy is checked event by event by the new database's triggers and
     against the old head before the switch.
+
+    Onto a database that still holds the book's frozen old copy (it was
+    moved away from there before), the book moves back (`_move_back`): only
+    the events after the old copy's head are copied, once the old copy is
+    found to be a prefix of the live one, and the old copy is unfrozen.
     """
-    from .store import heads, load_book_events_after
+    from .store import heads
     from .verify import verify_chain
 
     book = book_id(key)
@@ -188,31 +195,145 @@ def move_book(key: str, to_database: str) -> Book:
     if from_database == to_database:
         raise ValueError(f"book {key} is already in {to_database}")
     with connections[to_database].cursor() as cursor:
-        cursor.execute("SELECT read_only FROM ledger_head WHERE id = %s", [book])
+        cursor.execute("SELECT position, hash, read_only FROM ledger_head WHERE id = %s",
+                       [book])
         left_behind = cursor.fetchone()
-    if left_behind is not None and left_behind[0]:
-        # A frozen copy stays frozen (nothing here unfreezes a head): moving
-        # the book back onto it would freeze the live copy and then fail.
-        raise ValueError(f"book {key} has a frozen old copy in {to_database}: it cannot move"
-                         " back there")
-    with transaction.atomic(using=from_database), connections[from_database].cursor() as cursor:
-        cursor.execute("SELECT ledger_freeze_book(%s::smallint)", [book])
+    if left_behind is not None and left_behind[2]:
+        # The book's frozen old copy is there: it moves back onto it.
+        return _move_back(key, book, from_database, to_database,
+                          (left_behind[0], left_behind[1]))
+    _freeze(book, from_database)
     frozen_head = heads(using=from_database)[book]
     with transaction.atomic(using=to_database):
         # A move stopped after its copy committed (before the switch) is
         # rerun from what the new database already holds: its triggers
         # refuse anything but the events that continue that copy's chain.
-        copied_before = after = _open_head(key, book, to_database).position
-        while True:
-            chunk = load_book_events_after(book, after, COPY_CHUNK_EVENTS, using=from_database)
-            if not chunk:
-                break
-            _copy_events(chunk, to_database)
-            after = chunk[-1].position
-        _copy_keys(book, from_database, to_database, copied_before)
+        _copy_after(book, _open_head(key, book, to_database).position, from_database,
+                    to_database)
     copied = verify_chain(book=book, using=to_database)
-    if not copied.ok or heads(using=to_database)[book] != frozen_head:
+    if not copied.ok or not _holds(book, to_database, frozen_head):
         raise RuntimeError(f"the copy of book {key} in {to_database} does not verify: {copied}")
+    return _switch(key, book, from_database, to_database)
+
+
+def _freeze(book: int, database: str) -> None:
+    """Freeze the book's copy in `database` (idempotent): its trigger refuses appends."""
+    with transaction.atomic(using=database), connections[database].cursor() as cursor:
+        cursor.execute("SELECT ledger_freeze_book(%s::smallint)", [book])
+
+
+def _holds(book: int, database: str, frozen_head: tuple[int, str]) -> bool:
+    """Whether the book's copy in `database` holds the frozen chain up to its head.
+
+    At that head exactly, or beyond it: a copy the directory does not name
+    yet can only have grown through its own triggers, from a writer whose
+    directory entry was stale (a move back unfreezes the old copy before the
+    switch), and then it holds the frozen chain as its prefix.
+    """
+    from .store import heads
+
+    head = heads(using=database).get(book)
+    if head is None or head[0] < frozen_head[0]:
+        return False
+    return head == frozen_head or _hash_at(book, frozen_head[0], database) == frozen_head[1]
+
+
+def _hash_at(book: int, position: int, database: str) -> str | None:
+    """The chain hash at `position` of the book in `database` (the genesis hash at
+    its base; None: no such event there)."""
+    from .books import base_position
+    from .canonical import GENESIS_HASH
+    from .store import load_events
+
+    if position == base_position(book):
+        return GENESIS_HASH
+    found = load_events(position, position, using=database)
+    return found[0].hash if found else None
+
+
+def _move_back(key: str, book: int, from_database: str, to_database: str,
+               old_head: tuple[int, str]) -> Book:
+    """Move a book back onto its frozen old copy in `to_database`.
+
+    The old copy must be a prefix of the live one: the live copy carries the
+    old head's hash at the old head's position (else nothing is frozen and
+    ValueError says why), and the old copy's chain verifies as it stands
+    (frozen, so its walk needs no lock; else RuntimeError, nothing frozen).
+    Then: freeze the live copy; in one
+    transaction of `to_database`, unfreeze the old copy, copy only the
+    events after its head (and their idempotency keys) through its
+    triggers, and verify that tail against the frozen live head; then switch
+    the directory. The copy left behind stays frozen.
+
+    Unfreezing: the head guard lets no role clear `read_only` (migration
+    0008 has a function that sets it only), so the tables' owner switches
+    the guard off for that one UPDATE inside the transaction and on again
+    before the copy: ALTER TABLE takes a SHARE ROW EXCLUSIVE lock on
+    `ledger_head`, so no other session sees the guard off, and appends to
+    the other books of `to_database` wait for the tail's copy to commit.
+    All of it commits together or not at all, so a writer with a stale
+    directory entry can never append to the old copy at its old head (it
+    waits on the head row and appends after the copied tail).
+
+    Resumable: stopped before that transaction commits, a rerun starts
+    here again (the old copy is still frozen); stopped after it, the old
+    copy is no longer frozen and a rerun takes `move_book`'s own path, which
+    copies nothing more and switches.
+    """
+    from .store import heads
+    from .verify import verify_chain
+
+    live_hash = _hash_at(book, old_head[0], from_database)
+    if live_hash != old_head[1]:
+        raise ValueError(
+            f"book {key}'s frozen old copy in {to_database} is not a prefix of its copy in"
+            f" {from_database}: at its head, position {old_head[0]}, the live copy has"
+            f" {'no event' if live_hash is None else 'another hash'}; it cannot move back"
+            " there")
+    old_copy = verify_chain(book=book, using=to_database)
+    if not old_copy.ok:
+        raise RuntimeError(f"the old copy of book {key} in {to_database} does not verify,"
+                           f" it stays frozen: {old_copy}")
+    _freeze(book, from_database)
+    frozen_head = heads(using=from_database)[book]
+    with transaction.atomic(using=to_database):
+        with connections[to_database].cursor() as cursor:
+            cursor.execute("ALTER TABLE ledger_head DISABLE TRIGGER ledger_head_guard_rows")
+            cursor.execute("UPDATE ledger_head SET read_only = false WHERE id = %s"
+                           " AND read_only AND position = %s AND hash = %s",
+                           [book, *old_head])
+            unfrozen = cursor.rowcount
+            cursor.execute("ALTER TABLE ledger_head ENABLE TRIGGER ledger_head_guard_rows")
+        if unfrozen != 1:
+            raise RuntimeError(f"the old copy of book {key} in {to_database} changed while"
+                               " moving back onto it")
+        _copy_after(book, old_head[0], from_database, to_database)
+        tail = verify_chain(book=book, after=old_head[0], prev_hash=old_head[1],
+                            using=to_database)
+        if not tail.ok or heads(using=to_database)[book] != frozen_head:
+            raise RuntimeError(f"the copy of book {key} in {to_database} does not verify:"
+                               f" {tail}")
+    return _switch(key, book, from_database, to_database)
+
+
+def _copy_after(book: int, after: int, from_database: str, to_database: str) -> None:
+    """Copy the book's events after `after`, then their keys, chunk by chunk."""
+    from .store import load_book_events_after
+
+    copied_before = after
+    while True:
+        chunk = load_book_events_after(book, after, COPY_CHUNK_EVENTS, using=from_database)
+        if not chunk:
+            break
+        _copy_events(chunk, to_database)
+        after = chunk[-1].position
+    _copy_keys(book, from_database, to_database, copied_before)
+
+
+def _switch(key: str, book: int, from_database: str, to_database: str) -> Book:
+    """Point the directory at `to_database`; return the book as it stands there."""
+    from .store import heads
+
     with transaction.atomic(using=DIRECTORY), connections[DIRECTORY].cursor() as cursor:
         cursor.execute(
             "INSERT INTO ledger_placement (book, key, database, previous_database, moved_at)"
