@@ -127,8 +127,9 @@ class Posting(models.Model):
     )
     amount_minor = models.BigIntegerField()
     currency = models.CharField(max_length=3)
-    # The event's gaming day: the partition key (migrations 0009, 0010).
-    gaming_day = models.DateField(null=True, blank=True)
+    # The event's gaming day: the partition key (migrations 0009, 0010);
+    # NOT NULL since 0012 filled in the postings written without it.
+    gaming_day = models.DateField()
 
     class Meta:
         db_table = "ledger_posting"

@@ -80,8 +80,10 @@ def test_an_event_may_not_post_to_another_books_account(tallinn):
     assert Event.objects.count() == before
     position = LedgerHead.objects.get(key="main").position
     assert "account of another book" in _fails(
-        "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency, book)"
-        " VALUES (%s, 9, 'tallinn/cage', 5, 'EUR', 1), (%s, 10, 'cage/cash', -5, 'EUR', 1)",
+        "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency, book,"
+        " gaming_day) SELECT %s, i, a, m, 'EUR', 1, e.gaming_day FROM ledger_event AS e,"
+        " (VALUES (9, 'tallinn/cage', 5), (10, 'cage/cash', -5)) AS p(i, a, m)"
+        " WHERE e.position = %s",
         [position, position])
 
 

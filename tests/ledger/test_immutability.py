@@ -7,7 +7,7 @@ from django.db import DatabaseError, connection, transaction
 from ledger import open_account
 from ledger.models import Event, LedgerHead, Posting
 
-from .factories import transfer
+from .factories import GAMING_DAY, transfer
 
 
 def _fails(sql: str, params=None) -> str:
@@ -97,9 +97,9 @@ def test_database_refuses_unbalanced_postings(accounts):
     with pytest.raises(DatabaseError, match="do not sum to zero"):
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
-                " VALUES (%s, 5, 'cage/cash', 100, 'EUR')",
-                [result.first_position],
+                "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
+                " gaming_day) VALUES (%s, 5, 'cage/cash', 100, 'EUR', %s)",
+                [result.first_position, GAMING_DAY],
             )
     assert Posting.objects.count() == 2
 
@@ -110,9 +110,10 @@ def test_database_refuses_a_posting_in_the_wrong_currency(accounts):
     with pytest.raises(DatabaseError, match="unknown account or the wrong currency"):
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
-                " VALUES (%s, 5, 'cage/cash', 100, 'SEK'), (%s, 6, 'player/bob', -100, 'SEK')",
-                [result.first_position, result.first_position],
+                "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
+                " gaming_day) VALUES (%s, 5, 'cage/cash', 100, 'SEK', %s),"
+                " (%s, 6, 'player/bob', -100, 'SEK', %s)",
+                [result.first_position, GAMING_DAY, result.first_position, GAMING_DAY],
             )
     assert Posting.objects.count() == 2
 
@@ -122,8 +123,9 @@ def test_database_refuses_a_posting_for_a_missing_event(accounts):
     with pytest.raises(DatabaseError, match="event that does not exist"):
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
-                " VALUES (999, 0, 'cage/cash', 100, 'EUR'), (999, 1, 'player/bob', -100, 'EUR')"
+                "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
+                " gaming_day) VALUES (999, 0, 'cage/cash', 100, 'EUR', %s),"
+                " (999, 1, 'player/bob', -100, 'EUR', %s)", [GAMING_DAY, GAMING_DAY]
             )
     assert Posting.objects.count() == 0
 
@@ -132,10 +134,10 @@ def _insert_postings(event_id: int, *postings: tuple[int, str, int]) -> None:
     """Attach postings (index, account, amount) to an existing event, raw."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency)"
-            " SELECT %s, i, a, m, 'EUR' FROM unnest(%s::smallint[], %s::text[], %s::bigint[])"
-            " AS p(i, a, m)",
-            [event_id, [p[0] for p in postings], [p[1] for p in postings],
+            "INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
+            " gaming_day) SELECT %s, i, a, m, 'EUR', %s FROM unnest(%s::smallint[], %s::text[],"
+            " %s::bigint[]) AS p(i, a, m)",
+            [event_id, GAMING_DAY, [p[0] for p in postings], [p[1] for p in postings],
              [p[2] for p in postings]],
         )
 
