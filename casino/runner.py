@@ -44,11 +44,14 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 
 from casino import clock
 from casino.errors import CodedError
-from ledger import InvariantViolation, Metadata, NewEvent, RecordedEvent, append, open_account
+from ledger import InvariantViolation, Metadata, NewEvent, RecordedEvent, open_account
 from ledger import request_fingerprint
 from ledger import AccountExists, IdempotencyConflict, LedgerError, StaleVersion, UnknownAccount
 from ledger.read import Account
-from ledger.read import recorded_request
+from ledger import append_across
+from ledger import recorded_across as recorded_request
+
+from casino import books
 
 # Of n requests racing on one stream at least one wins each round, so each
 # needs at most n tries; five covers a player served at the cage and online
@@ -355,7 +358,8 @@ def _attempt(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], 
             _check_open_day(command, context, call)
         rejection = command.check(context)
         if rejection is not None:
-            replayed = _record_rejection(command, rejection, request, call, metadata)
+            home = _home_book(command, context, [rejection.event])
+            replayed = _record_rejection(command, rejection, request, call, metadata, home)
             return _answered(command, replayed.events, True)
         decision = command.decide(context)
         if not decision.events:
@@ -366,7 +370,8 @@ def _attempt(command: Command[ContextT, ResultT], arguments: Mapping[str, Any], 
             return command.answer_existing(decision.existing)
         _check_gaming_days(command, decision.events)
         try:
-            result = _append(decision, request, call, metadata)
+            result = _append(decision, request, call, metadata,
+                             _home_book(command, context, decision.events))
         except (StaleVersion, AccountExists):
             continue
         except UnknownAccount as error:
@@ -473,8 +478,27 @@ def _key_reused(key: str | None) -> RunnerError:
                        idempotency_key=(key or "").split(":", 1)[-1])
 
 
+def _home_book(command: Command, context: Any, events: Sequence[NewEvent]) -> int:
+    """The book of the venue a write is about (casino.books): the venue the
+    command names, else the first venue its events name, else main."""
+    venue = getattr(command, "venue_of", lambda context: None)(context)
+    code = getattr(venue, "code", None)
+    if code is None:
+        code = next((event.payload["venue"] for event in events
+                     if isinstance(event.payload.get("venue"), str)), None)
+    return books.venue_book(code)
+
+
+def _append_at(home: int, events: Sequence[NewEvent], **arguments: Any):
+    """Append across the books the events' streams and accounts belong to (ledger.crossbook)."""
+    return append_across(events, home_book=home,
+                         book_for_stream=lambda stream: books.stream_book(stream, home),
+                         book_for_account=lambda code: books.account_book(code, home),
+                         **arguments)
+
+
 def _record_rejection(command: Command, rejection: Rejection, request: Mapping[str, Any],
-                      call: Call, metadata: Metadata) -> None:
+                      call: Call, metadata: Metadata, home: int = books.MAIN) -> None:
     """Append the refusal under the key, then raise its error.
 
     Returns only when the key already holds this request's acceptance (a
@@ -482,8 +506,8 @@ def _record_rejection(command: Command, rejection: Rejection, request: Mapping[s
     caller answers with it.
     """
     try:
-        result = append([rejection.event], idempotency_key=call.key, request=request,
-                         metadata=metadata)
+        result = _append_at(home, [rejection.event], idempotency_key=call.key,
+                            request=request, metadata=metadata)
     except IdempotencyConflict:
         raise _key_checked(_key_reused(call.key)) from None
     if result.replayed:
@@ -495,7 +519,8 @@ def _record_rejection(command: Command, rejection: Rejection, request: Mapping[s
     raise _key_checked(rejection.error(result.first_position))
 
 
-def _append(decision: Decision, request: Mapping[str, Any], call: Call, metadata: Metadata):
+def _append(decision: Decision, request: Mapping[str, Any], call: Call, metadata: Metadata,
+            home: int = books.MAIN):
     arguments = dict(expected_versions=decision.expected_versions, idempotency_key=call.key,
                      request=request, metadata=metadata,
                      report_balances=decision.report_balances)
@@ -505,16 +530,17 @@ def _append(decision: Decision, request: Mapping[str, Any], call: Call, metadata
     # wrong memory costs a retry, never an account left unopened.
     posted = {posting.account for event in decision.events for posting in event.postings}
     if all(code in _open_accounts and code in posted for code in codes):
-        return append(decision.events, **arguments)
+        return _append_at(home, decision.events, **arguments)
     existing = set(Account.objects.filter(code__in=codes).values_list("code", flat=True))
     missing = [terms for terms in decision.accounts if terms["code"] not in existing]
     if not missing:
         _remember_accounts(codes)
-        return append(decision.events, **arguments)
+        return _append_at(home, decision.events, **arguments)
     with transaction.atomic():
         for terms in missing:
-            open_account(**terms, metadata=metadata)
-        result = append(decision.events, **arguments)
+            open_account(**terms, metadata=metadata,
+                         book=books.account_book(terms["code"], home))
+        result = _append_at(home, decision.events, **arguments)
         if result.replayed:
             # A repeat: the record answers, and the accounts stay unopened.
             transaction.set_rollback(True)

@@ -138,6 +138,11 @@ _EXPORTS = {
     "FeedErrorCode": "ledger.errors",
     "InvalidCursor": "ledger.errors",
     "UnknownBook": "ledger.errors",
+    # One request across books of one database (ledger.crossbook), and the
+    # runtime's way to open a book (migration 0013).
+    "append_across": "ledger.crossbook",
+    "recorded_across": "ledger.crossbook",
+    "ensure_book": "ledger.books",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -23,7 +23,7 @@ from .errors import InvalidEvent
 from .types import BOOK_SPAN, book_of
 
 __all__ = ["MAIN_BOOK", "MAIN_BOOK_KEY", "BOOK_SPAN", "Book", "book_of", "book_id", "book_key",
-           "books", "open_book", "base_position", "local_position"]
+           "books", "open_book", "ensure_book", "base_position", "local_position"]
 
 MAIN_BOOK = 1
 MAIN_BOOK_KEY = "main"
@@ -109,6 +109,20 @@ def open_book(key: str, database: str = "default") -> Book:
     from .placement import place_book
 
     return place_book(key, database)
+
+
+def ensure_book(key: str) -> int:
+    """The id of book `key`, opened in the main database if it is open nowhere.
+
+    What the application's runtime role may do (migration 0013): open a new
+    book, never move, freeze or rewrite one. The casino opens a venue's
+    book this way on the venue's first write (casino/books.py).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT ledger_open_venue_book(%s)", [key])
+        book = cursor.fetchone()[0]
+    _remember(key, book)
+    return book
 
 
 def _remember(key: str, book: int) -> None:

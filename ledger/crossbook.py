@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 import uuid
 from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
@@ -54,9 +55,20 @@ from .transfers import _opening, clearing_account
 from .types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
 from .writer import _build_request, append, write_group
 
-__all__ = ["CROSSBOOK_LEG", "append_across", "recorded", "part_key"]
+__all__ = ["CROSSBOOK_LEG", "append_across", "recorded", "recorded_across", "part_key",
+           "forget"]
 
 CROSSBOOK_LEG = "ledger.crossbook_leg"
+# A request is tried again at most this many times while the writer names
+# streams and accounts that live in other books than assumed.
+LEARN_ATTEMPTS_MAX = 8
+REMEMBERED_MAX = 200_000
+
+# The books of streams and accounts this process has seen: a stream's or an
+# account's book never changes (a moved book keeps its id).
+_streams: dict[str, int] = {}
+_accounts: dict[str, int] = {}
+_lock = threading.Lock()
 
 BookFor = Callable[[str], "int | str | None"]
 
@@ -71,6 +83,7 @@ def append_across(
     *,
     home_book: int | str,
     book_for_stream: BookFor | None = None,
+    book_for_account: BookFor | None = None,
     expected_versions: Mapping[str, int] | None = None,
     idempotency_key: str | None = None,
     metadata: Metadata | None = None,
@@ -79,26 +92,79 @@ def append_across(
 ) -> AppendResult:
     """Append `events` across the books their streams and accounts belong to.
 
+    A stream or account this process has not seen yet is taken to be where
+    `book_for_stream` / `book_for_account` say (None or no rule: the home
+    book), which is where a new one opens; when the writer answers that it
+    lives in another book, that is remembered (a stream's or account's book
+    never changes) and the request is tried again. So a request within one
+    book costs no statement more than a plain append.
+
     Returns the events in the order given, each followed by its companions
     in other books (if any); an event's `balances_after` also carries its
     companions' accounts, so a caller reads a balance it moved wherever the
-    account lives. When everything falls in the home book this is one
-    plain `ledger.append` to it. Raises the `LedgerError` that refused any
-    part (nothing written).
+    account lives. Raises the `LedgerError` that refused any part (nothing
+    written).
     """
     home = book_id(home_book)
+    for _ in range(LEARN_ATTEMPTS_MAX):
+        try:
+            return _append_once(tuple(events), home, book_for_stream, book_for_account,
+                                dict(expected_versions or {}), idempotency_key, metadata,
+                                request, tuple(report_balances))
+        except InvalidEvent as error:
+            if not _learn(error):
+                raise
+    raise InvalidEvent("the books of this request's streams and accounts kept changing",
+                       attempts=LEARN_ATTEMPTS_MAX)
+
+
+def _learn(error: InvalidEvent) -> bool:
+    """Remember the book a refusal names for a stream or account; whether it did."""
+    book = error.details.get("book")
+    if not isinstance(book, int) or "belongs to another book" not in str(error):
+        return False
+    for kind, known in (("stream", _streams), ("account", _accounts)):
+        name = error.details.get(kind)
+        if isinstance(name, str):
+            # Also when already known: another thread may have learnt it
+            # while this attempt was on its way (the attempts are bounded).
+            _remember(known, {name: book})
+            return True
+    return False
+
+
+def _remember(known: dict[str, int], learned: Mapping[str, int]) -> None:
+    with _lock:
+        if len(known) + len(learned) > REMEMBERED_MAX:
+            known.clear()
+        known.update(learned)
+
+
+def forget() -> None:
+    """Forget the books of streams and accounts (a test's database was rolled back)."""
+    with _lock:
+        _streams.clear()
+        _accounts.clear()
+
+
+def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookFor | None,
+                 book_for_account: BookFor | None, expected: dict[str, int],
+                 idempotency_key: str | None, metadata: Metadata | None, request: Any,
+                 report_balances: tuple[str, ...]) -> AppendResult:
     using = database_for(home)
-    events = tuple(events)
-    expected = dict(expected_versions or {})
-    streams = {event.stream for event in events} | set(expected)
-    accounts = {p.account for event in events for p in event.postings} | set(report_balances)
-    stream_books, account_books = _books_of(streams, accounts, using)
 
     def book_of_stream(stream: str) -> int:
-        known = stream_books.get(stream)
+        known = _streams.get(stream)
         if known is not None:
             return known
         chosen = book_for_stream(stream) if book_for_stream is not None else None
+        return home if chosen is None else book_id(chosen)
+
+    def book_of_account(code: str) -> int:
+        known = _accounts.get(code)
+        if known is not None:
+            return known
+        chosen = book_for_account(code) if book_for_account is not None else None
         return home if chosen is None else book_id(chosen)
 
     # Per book: (event, index of the caller's event it belongs to, companion?).
@@ -106,7 +172,7 @@ def append_across(
     clearing: dict[int, set[str]] = defaultdict(set)
     for index, event in enumerate(events):
         book = book_of_stream(event.stream)
-        own, other = _split_postings(event, book, account_books)
+        own, other = _split_postings(event, book, book_of_account)
         if not other:
             parts[book].append((event, index, False))
             continue
@@ -114,18 +180,24 @@ def append_across(
         for (other_book, currency), postings in sorted(other.items()):
             total = sum(p.amount_minor for p in postings)
             leg_id = _leg_id(idempotency_key, index, other_book, currency)
-            here = clearing_account(book_key(book), book_key(other_book), currency)
-            there = clearing_account(book_key(other_book), book_key(book), currency)
-            clearing[book].add(here)
-            clearing[other_book].add(there)
-            own_postings.append(Posting(here, total, currency))
+            # Postings that balance among themselves in the other book (a
+            # venue's cash against its chips) need no clearing: they move
+            # nothing between the books.
+            counter: tuple[Posting, ...] = ()
+            if total:
+                here = clearing_account(book_key(book), book_key(other_book), currency)
+                there = clearing_account(book_key(other_book), book_key(book), currency)
+                clearing[book].add(here)
+                clearing[other_book].add(there)
+                own_postings.append(Posting(here, total, currency))
+                counter = (Posting(there, -total, currency),)
             leg = NewEvent(
                 stream=f"crossbook/{leg_id}", type=CROSSBOOK_LEG,
                 payload={"leg_id": leg_id, "from_book": book_key(book),
                          "stream": event.stream, "type": event.type,
                          **({"venue": event.payload["venue"]}
                             if isinstance(event.payload.get("venue"), str) else {})},
-                postings=(*postings, Posting(there, -total, currency)),
+                postings=(*postings, *counter),
                 gaming_day=event.gaming_day, occurred_at=event.occurred_at)
             parts[other_book].append((leg, index, True))
         parts[book].append((dataclasses.replace(event, postings=tuple(own_postings)), index,
@@ -136,8 +208,9 @@ def append_across(
             raise InvalidEvent(
                 "this request spans books on different databases; money between them moves"
                 " by a two-phase transfer", books=sorted(book_key(b) for b in parts))
-    if set(parts) == {home}:
-        return append(events, book=home, expected_versions=expected,
+    if len(parts) == 1:
+        (book,) = parts
+        return append(events, book=book, expected_versions=expected,
                       idempotency_key=idempotency_key, metadata=metadata, request=request,
                       report_balances=report_balances)
 
@@ -156,7 +229,7 @@ def append_across(
              **{e.stream: 0 for e, _, companion in entries if companion}},
             key, metadata,
             None if request is None else {"request": request, "book": book},
-            [code for code in report_balances if account_books.get(code, home) == book],
+            [code for code in report_balances if book_of_account(code) == book],
             book)
     results: dict[int, AppendResult] = {}
     replayed = False
@@ -202,30 +275,13 @@ def recorded(idempotency_key: str, using: str = "default"
     return home[0][1], events
 
 
-def _books_of(streams: set[str], accounts: set[str], using: str
-              ) -> tuple[dict[str, int], dict[str, int]]:
-    """The books of the streams and accounts that exist, in one statement."""
-    with connections[using].cursor() as cursor:
-        cursor.execute(
-            "SELECT 's', name, book FROM ledger_stream WHERE name = ANY(%s)"
-            " UNION ALL SELECT 'a', code, book FROM ledger_account WHERE code = ANY(%s)",
-            [sorted(streams), sorted(accounts)])
-        rows = cursor.fetchall()
-    return ({name: book for kind, name, book in rows if kind == "s"},
-            {name: book for kind, name, book in rows if kind == "a"})
-
-
-def _split_postings(event: NewEvent, book: int, account_books: Mapping[str, int]
+def _split_postings(event: NewEvent, book: int, book_of_account: Callable[[str], int]
                     ) -> tuple[list[Posting], dict[tuple[int, str], list[Posting]]]:
-    """The event's postings to its own book, and the others by (book, currency).
-
-    An account that does not exist stays with the event: the writer refuses
-    it there (ledger.unknown_account), as it would without books.
-    """
+    """The event's postings to its own book, and the others by (book, currency)."""
     own: list[Posting] = []
     other: dict[tuple[int, str], list[Posting]] = defaultdict(list)
     for posting in event.postings:
-        account_book = account_books.get(posting.account, book)
+        account_book = book_of_account(posting.account)
         if account_book == book:
             own.append(posting)
         else:
@@ -288,3 +344,8 @@ def _combined(parts: Mapping[int, list[tuple[NewEvent, int, bool]]],
         event, balances_after={**extra[index], **(event.balances_after or {})})
         for index, companion, event in placed]
     return AppendResult(tuple(merged))
+
+
+# The name the package exports (`ledger.recorded_across`): `recorded` of a
+# request that may span books.
+recorded_across = recorded

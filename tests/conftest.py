@@ -141,17 +141,22 @@ def _reference_data_cache_per_test():
     cached by one test must not answer in the next. The same for the
     accounts the command runner remembers as open (casino/runner.py).
     """
+    from casino.books import forget as forget_venue_books
     from casino.rules.cache import invalidate
     from casino.runner import forget_open_accounts
     from casino.webhooks.projections import invalidate as forget_subscriptions
+    from ledger.crossbook import forget as forget_books_seen
 
-    invalidate()
-    forget_open_accounts()
-    forget_subscriptions()
+    def forget() -> None:
+        invalidate()
+        forget_open_accounts()
+        forget_subscriptions()
+        forget_venue_books()
+        forget_books_seen()
+
+    forget()
     yield
-    invalidate()
-    forget_open_accounts()
-    forget_subscriptions()
+    forget()
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ class RulesConfig(AppConfig):
     def ready(self) -> None:
         from ledger import projections as ledger_projections
 
+        from casino import books  # noqa: F401 - registers the check casino.E019
+
         from . import projections
         from .cache import RulesCacheProjection
         from .events import RULEBOOK_LOADED, VENUE_CHANGED, VENUE_REGISTERED

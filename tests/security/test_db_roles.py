@@ -77,3 +77,28 @@ def test_the_runtime_role_still_appends_and_projects(runtime):
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_user")
         assert cursor.fetchone()[0] == RUNTIME
+
+
+def test_the_runtime_role_opens_a_venue_book_and_nothing_more(runtime):
+    """Migration 0013: the application opens a venue's book on its first write
+    (casino/books.py), but cannot open one under an id of its choosing, nor
+    move, freeze or rewrite a book: the directory stays the owner's."""
+    from ledger.books import ensure_book
+
+    book = ensure_book("tallinn")
+    assert ensure_book("tallinn") == book > 1
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT database FROM ledger_placement WHERE key = 'tallinn'")
+        assert cursor.fetchone() == ("default",)
+    for statement in ("UPDATE ledger_placement SET database = 'elsewhere'",
+                      "DELETE FROM ledger_placement",
+                      "SELECT ledger_open_book('riga', 9::smallint)"):
+        with pytest.raises(Exception) as refused, transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(statement)
+        cause = refused.value.__cause__ or refused.value
+        assert isinstance(cause, psycopg.errors.InsufficientPrivilege), (statement, repr(cause))
+    # Freezing a book (what a move does) is refused by the heads' guard.
+    with pytest.raises(Exception, match="forbidden; it follows the log"), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE ledger_head SET read_only = true")
