@@ -119,19 +119,23 @@ def _month_bounds(day: date) -> tuple[date, date]:
 
 def _move_batch(cursor, columns: list[str]) -> int:
     """Move one batch of NULL postings into their months; return how many moved."""
+    # The batch's rows are locked here, so the days read are the ones moved
+    # (an event's day never changes: the log is append-only).
     cursor.execute(
         "SELECT p.id, e.gaming_day FROM ledger_posting_default AS p"
         " JOIN ledger_event AS e ON e.position = p.event_id"
-        " WHERE p.gaming_day IS NULL ORDER BY p.id LIMIT %s", [BATCH_POSTINGS_MAX])
+        " WHERE p.gaming_day IS NULL ORDER BY p.id LIMIT %s FOR UPDATE OF p",
+        [BATCH_POSTINGS_MAX])
     rows = cursor.fetchall()
     if not rows:
         return 0
-    ids = [row[0] for row in rows]
-    months = sorted({_month_bounds(row[1]) for row in rows})
+    by_month: dict[tuple[date, date], list[tuple[int, date]]] = {}
+    for posting, day in rows:
+        by_month.setdefault(_month_bounds(day), []).append((posting, day))
     names = ", ".join(columns)
     moved_columns = ", ".join(f"p.{column}" for column in columns)
     moved = 0
-    for first, after in months:
+    for (first, after), postings in sorted(by_month.items()):
         # Creates the month's partitions of both tables if missing (moving
         # that month's dated rows out of DEFAULT, as ensure always does).
         cursor.execute("SELECT ledger_ensure_partitions(%s, %s)", [first, first])
@@ -150,18 +154,17 @@ def _move_batch(cursor, columns: list[str]) -> int:
         _check_not_valid(cursor, partition)
         cursor.execute("SELECT set_config('ledger.partitioning', 'on', true)")
         cursor.execute(
-            f"WITH moved AS (DELETE FROM ledger_posting_default AS p USING ledger_event AS e"
-            " WHERE p.id = ANY(%s) AND p.gaming_day IS NULL AND e.position = p.event_id"
-            " AND e.gaming_day >= %s AND e.gaming_day < %s"
-            f" RETURNING {moved_columns}, e.gaming_day)"
-            f" INSERT INTO {partition} ({names}, gaming_day)"
-            f" SELECT {names}, gaming_day FROM moved",
-            [ids, first, after])
+            "WITH moved AS (DELETE FROM ledger_posting_default AS p"
+            " USING unnest(%s::bigint[], %s::date[]) AS b(id, day)"
+            " WHERE p.id = b.id AND p.gaming_day IS NULL"
+            f" RETURNING {moved_columns}, b.day)"
+            f" INSERT INTO {partition} ({names}, gaming_day) SELECT {names}, day FROM moved",
+            [[posting for posting, _ in postings], [day for _, day in postings]])
         moved += cursor.rowcount
         cursor.execute("SELECT set_config('ledger.partitioning', '', true)")
-    if moved != len(ids):
-        raise RuntimeError(f"ledger: moved {moved} of {len(ids)} postings; their events"
-                           " changed under the migration")
+    if moved != len(rows):
+        raise RuntimeError(f"ledger: moved {moved} of {len(rows)} postings; the DEFAULT"
+                           " partition changed under the migration")
     return moved
 
 
