@@ -50,7 +50,7 @@ from django.db import connections, transaction
 from .books import book_id, book_key
 from .errors import AccountExists, InvalidEvent, LedgerError
 from .placement import database_for
-from .store import load_events
+from .store import balances_at, load_events
 from .transfers import _opening, clearing_account
 from .types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
 from .writer import _build_request, append, write_group
@@ -272,7 +272,35 @@ def recorded(idempotency_key: str, using: str = "default"
     events: list[RecordedEvent] = []
     for _, _, first, last in rows:
         events.extend(load_events(first, last, using))
+    if len(rows) > 1:
+        events = _with_balances(events)
     return home[0][1], events
+
+
+def _with_balances(events: list[RecordedEvent]) -> list[RecordedEvent]:
+    """Give events loaded from several books the balances the live append gave them.
+
+    A balance "just after an event" is taken in the event's own book (its
+    position means nothing in another); a caller's event then also carries
+    its companions' (matched by the stream and type they name), as
+    `append_across` returned them. Companions follow their event.
+    """
+    loaded = [dataclasses.replace(event, balances_after=balances_at(
+        dict.fromkeys(p.account for p in event.postings), event.position))
+        for event in events]
+    sources = [event for event in loaded if event.type != CROSSBOOK_LEG]
+    legs = [event for event in loaded if event.type == CROSSBOOK_LEG]
+    ordered: list[RecordedEvent] = []
+    for source in sources:
+        mine = [leg for leg in legs if (leg.payload.get("stream"), leg.payload.get("type"))
+                == (source.stream, source.type)]
+        for leg in mine:
+            legs.remove(leg)
+        extra = {code: balance for leg in mine for code, balance in leg.balances_after.items()}
+        ordered.append(dataclasses.replace(
+            source, balances_after={**extra, **source.balances_after}) if extra else source)
+        ordered.extend(mine)
+    return ordered + legs
 
 
 def _split_postings(event: NewEvent, book: int, book_of_account: Callable[[str], int]
