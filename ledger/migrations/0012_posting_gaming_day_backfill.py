@@ -49,8 +49,9 @@ How the rows move, and what still refuses every other change:
   so no NULL slips in while it runs), validated after it (a scan that lets
   appends go on), then `SET NOT NULL` on the parent, which PostgreSQL
   proves from those checks without scanning again; then the checks go.
-* Idempotent: with no NULL left, the batches find nothing, and SET NOT
-  NULL on a column that is NOT NULL already does nothing.
+* Idempotent: on a column NOT NULL already it returns at once; with no
+  NULL left (a stopped run), the batches find nothing and the checks and
+  SET NOT NULL complete.
 
 With NOT NULL, a posting with no day is refused by PostgreSQL (SQLSTATE
 23502) before any trigger. `ledger_posting_day_matches` (0009) keeps
@@ -175,6 +176,11 @@ def backfill(connection) -> int:
     (then each is a savepoint of it).
     """
     alias = connection.alias
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attnotnull FROM pg_attribute WHERE attname = 'gaming_day'"
+                       " AND attrelid = 'ledger_posting'::regclass")
+        if cursor.fetchone()[0]:
+            return 0  # done before: no NULL can be there, nothing to scan
     with transaction.atomic(using=alias), connection.cursor() as cursor:
         _refuse_orphans(cursor)
         for partition in _partitions(cursor):

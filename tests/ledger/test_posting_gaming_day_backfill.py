@@ -207,6 +207,14 @@ def test_running_it_again_changes_nothing(legacy, as_owner):
     partitions = _all("SELECT inhrelid::regclass::text FROM pg_inherits ORDER BY 1")
     assert _backfill(as_owner) == 0
     assert _postings(legacy["positions"] + [legacy["dated"]]) == after
+    # A run stopped after its last batch (no NULL left, the column still
+    # nullable) completes: NOT NULL, nothing moved.
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE ledger_posting ALTER COLUMN gaming_day DROP NOT NULL")
+    assert _backfill(as_owner) == 0
+    assert _one("SELECT attnotnull FROM pg_attribute WHERE attname = 'gaming_day'"
+                " AND attrelid = 'ledger_posting'::regclass")[0] is True
+    assert _postings(legacy["positions"] + [legacy["dated"]]) == after
     assert _all("SELECT inhrelid::regclass::text FROM pg_inherits ORDER BY 1") == partitions
 
 
