@@ -14,8 +14,11 @@ Two variants, each measured one book then four:
   thread's own `transaction.atomic()` on the thread's own connection, so it
   holds its book's lock from its first statement through its commit;
 - group commit: plain `append(...)` from the four threads, handed to the
-  writer thread of the book (one per book), which commits what is waiting
-  in one transaction.
+  writer thread of the database (one per database, whatever its books),
+  which commits what is waiting, of every book, in one transaction. Its
+  rows say how many requests and how many books shared each commit on
+  average (the writer's `ledger_group_size` and `ledger_group_books`
+  histograms over the phase).
 
 Runs on a throwaway database (casino/throwaway.py), as the owner role:
 opening a book is the tables' owner's. Each thread warms up (its
@@ -67,7 +70,7 @@ from casino import throwaway  # noqa: E402
 
 from ledger import NewEvent, Posting, append, open_account, verify_chain  # noqa: E402
 from ledger.books import book_id, open_book  # noqa: E402
-from ledger.writer import stop_writer  # noqa: E402
+from ledger.writer import GROUP_BOOKS, GROUP_SIZE, stop_writer  # noqa: E402
 
 WRITERS = 4
 ACCOUNTS_PER_BOOK = 20
@@ -264,6 +267,26 @@ def sampled_waits(using: str = "default") -> Iterator[Counter]:
         sampler.join()
 
 
+def _histogram_totals(histogram) -> tuple[float, float]:
+    """Return (observations, sum of observed values) of a prometheus histogram."""
+    samples = {sample.name: sample.value for sample in histogram.collect()[0].samples
+               if sample.name.endswith(("_count", "_sum"))}
+    count = next(v for name, v in samples.items() if name.endswith("_count"))
+    total = next(v for name, v in samples.items() if name.endswith("_sum"))
+    return count, total
+
+
+def _per_commit_text(before: tuple, after: tuple) -> str:
+    """Say how many requests and books the group writer committed together on average."""
+    (size_count, size_sum), (books_count, books_sum) = before
+    (size_count_after, size_sum_after), (books_count_after, books_sum_after) = after
+    commits = size_count_after - size_count
+    if not commits:
+        return ""
+    return (f"  per commit: {(size_sum_after - size_sum) / commits:.1f} requests,"
+            f" {(books_sum_after - books_sum) / (books_count_after - books_count):.1f} books")
+
+
 def _waits_text(counts: Counter) -> str:
     total = sum(counts.values()) or 1
     return ", ".join(f"{label} {count / total:.0%}"
@@ -327,12 +350,15 @@ def main() -> None:
                 # (the writers start again, and warm up, on first use).
                 stop_writer()
                 connections.close_all()
+                groups_before = (_histogram_totals(GROUP_SIZE), _histogram_totals(GROUP_BOOKS))
                 with sampled_waits() if args.waits else nullcontext(Counter()) as waits:
                     rate = run_phase(phase, events_per_writer, serial_start=serial)
+                groups_after = (_histogram_totals(GROUP_SIZE), _histogram_totals(GROUP_BOOKS))
                 rates[(phase.name, phase.own_transaction)].append(rate)
                 mode = "own transaction" if phase.own_transaction else "group commit"
                 print(f"{mode:<16} {len(set(phase.books)):>5} {WRITERS:>7}"
                       f" {round_number:>5} {rate:>10,.0f}"
+                      + _per_commit_text(groups_before, groups_after)
                       + (f"  waits: {_waits_text(waits)}" if args.waits else ""), flush=True)
             serial += WARM_UP_APPENDS + events_per_writer
         stop_writer()

@@ -1,9 +1,9 @@
-"""The append path: one serial writer, with group commit.
+"""The append path: one serial writer per book, with group commit.
 
 Every append takes its book's writer lock (`SELECT ... FOR UPDATE` on the
 book's `ledger_head` row) and holds it through its commit; appends to
-different books take different rows and commit in parallel, each book with
-its own writer thread (issue 19). Positions are
+different books take different rows and never wait for each other's lock
+(issue 19). Positions are
 therefore assigned and made visible in the same order, so a reader of
 `position > n` can never see position n+1 before n (L2). Holding a lock
 across the commit's disk flush limits a lone writer to one flush per commit;
@@ -12,6 +12,20 @@ their requests to a writer thread, which drains what is waiting, checks each
 request in order inside one transaction, commits once and answers each caller
 with its own result. A refused request (stale version, overdraft, reused key)
 is checked before anything is inserted, so it never spoils the others.
+
+One writer thread per DATABASE, not per book: it gathers the waiting
+requests of every book placed there and writes them in one transaction
+(`write_books`: the books' heads locked in ascending id in one statement,
+every book's rows inserted in one statement, one commit), so four books
+share one disk flush as one book's callers do. Decision, measured with
+benchmarks/books.py (README, Scaling out): a thread per book committed
+each book alone, one flush per book per round, and four books wrote fewer
+events per second through the writers than one book (group_ratio
+0.45-0.56); one thread per database writes four books as fast as one
+(README's figures). A single-book database gets the same thread and the
+same statements as before. A database error in one book of a group (a book
+frozen by a move) fails that round's transaction; the writer then writes
+book by book, so only that book's requests see it.
 
 A caller already inside `transaction.atomic()` appends directly in its own
 transaction instead: its events must commit or roll back with its other
@@ -69,6 +83,8 @@ logger = logging.getLogger(__name__)
 APPEND_SECONDS = Histogram("ledger_append_seconds", "Time of one ledger append, queue wait included")
 GROUP_SIZE = Histogram("ledger_group_size", "Requests committed together by the group writer",
                        buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512))
+GROUP_BOOKS = Histogram("ledger_group_books", "Books committed together by the group writer",
+                        buckets=(1, 2, 4, 8, 16, 32))
 WRITER_QUEUE_DEPTH = Gauge("ledger_writer_queue_depth",
                            "Appends waiting for this process's group writer")
 
@@ -217,27 +233,22 @@ class _GroupState:
     effects of the requests already accepted in this group."""
 
     def __init__(self, cursor, requests: Sequence[AppendRequest], book: int,
-                 using: str = DEFAULT_DB_ALIAS) -> None:
+                 using: str = DEFAULT_DB_ALIAS, *, locked: Sequence[Any] | None = None) -> None:
         self.book = book
         self.using = using
-        keys = sorted({r.idempotency_key for r in requests if r.idempotency_key is not None})
-        streams = sorted({e.stream for r in requests for e in r.events}
-                         | {s for r in requests for s in r.expected_versions})
-        accounts = sorted({p.account for r in requests for e in r.events for p in e.postings}
-                          | {str(e.payload.get("code")) for r in requests for e in r.events
-                             if e.type == ACCOUNT_OPENED}
-                          | {code for r in requests for code in r.report_balances})
-        # The lock, then the reads as a statement of their own: under READ
-        # COMMITTED a statement sees the snapshot from when it started, so
-        # reads folded into the locking statement would miss whatever the
-        # previous lock holder committed while this one waited (a retried
-        # key, a new stream version, a balance). `ledger_lock_and_read`
-        # (migration 0005) runs the two statements, each with its own
-        # snapshot, in one round trip.
-        cursor.execute("SELECT * FROM ledger_lock_and_read(%b::smallint, %b::text[],"
-                       " %b::text[], %b::text[])", [book, keys, streams, accounts])
-        self.position, self.hash, self.now, key_rows, stream_rows, account_rows = (
-            cursor.fetchone())
+        if locked is None:
+            # The lock, then the reads as a statement of their own: under READ
+            # COMMITTED a statement sees the snapshot from when it started, so
+            # reads folded into the locking statement would miss whatever the
+            # previous lock holder committed while this one waited (a retried
+            # key, a new stream version, a balance). `ledger_lock_and_read`
+            # (migration 0005) runs the two statements, each with its own
+            # snapshot, in one round trip. `_lock_books` locks several books
+            # in one statement and passes each its row.
+            cursor.execute("SELECT * FROM ledger_lock_and_read(%b::smallint, %b::text[],"
+                           " %b::text[], %b::text[])", [book, *_lock_reads(requests)])
+            locked = cursor.fetchone()
+        self.position, self.hash, self.now, key_rows, stream_rows, account_rows = locked
         self.keys: dict[str, tuple[str, int, int]] = {
             row[0]: (row[1], row[2], row[3]) for row in _json_rows(key_rows)
         }
@@ -384,6 +395,60 @@ class _GroupState:
         return result
 
 
+def _lock_reads(requests: Sequence[AppendRequest]) -> tuple[list[str], list[str], list[str]]:
+    """The idempotency keys, streams and accounts the lock's read must return
+    for `requests` (one book's), each sorted."""
+    keys = sorted({r.idempotency_key for r in requests if r.idempotency_key is not None})
+    streams = sorted({e.stream for r in requests for e in r.events}
+                     | {s for r in requests for s in r.expected_versions})
+    accounts = sorted({p.account for r in requests for e in r.events for p in e.postings}
+                      | {str(e.payload.get("code")) for r in requests for e in r.events
+                         if e.type == ACCOUNT_OPENED}
+                      | {code for r in requests for code in r.report_balances})
+    return keys, streams, accounts
+
+
+def _lock_books(cursor, requests_by_book: Mapping[int, Sequence[AppendRequest]],
+                using: str) -> dict[int, _GroupState]:
+    """Lock each book's head and read what its requests need; return a state per book.
+
+    One book: `ledger_lock_and_read` as `write_group` has always called it.
+    Several: one statement, `ledger_lock_and_read` once per book over a
+    VALUES list in ascending book id. A LATERAL call runs once per row of
+    the list, in the list's order (a nested loop over a VALUES scan), so the
+    heads are locked in ascending id, the order `ledger.transfers` and
+    `ledger.crossbook` take them in. One round trip for every book of the
+    group, as for one.
+    """
+    books = sorted(requests_by_book)
+    if len(books) == 1:
+        book = books[0]
+        return {book: _GroupState(cursor, requests_by_book[book], book, using)}
+    # The reads of every book ride on the LAST book's call, made once every
+    # head is locked: they read keys, streams and accounts by name whatever
+    # their book (how a request learns that a name is another book's), so
+    # one read serves all, and it sees whatever the previous holders of any
+    # of the books committed. The other calls lock and read nothing else.
+    reads = [_lock_reads(requests_by_book[book]) for book in books]
+    nothing: tuple[list[str], list[str], list[str]] = ([], [], [])
+    everything = tuple(sorted({name for read in reads for name in read[kind]})
+                       for kind in range(3))
+    rows = ", ".join(["(%b::smallint, %b::text[], %b::text[], %b::text[])"] * len(books))
+    parameters = [value for book in books
+                  for value in (book, *(everything if book == books[-1] else nothing))]
+    cursor.execute(
+        "SELECT b.book, r.* FROM (VALUES " + rows + ") AS b(book, keys, streams, accounts)"
+        " CROSS JOIN LATERAL ledger_lock_and_read(b.book, b.keys, b.streams, b.accounts) AS r",
+        parameters)
+    locked = {row[0]: row[1:] for row in cursor.fetchall()}
+    if sorted(locked) != books:
+        raise InvariantViolation("the lock read one row per book", books=books)
+    shared_reads = locked[books[-1]][3:]
+    return {book: _GroupState(cursor, requests_by_book[book], book, using,
+                              locked=(*locked[book][:3], *shared_reads))
+            for book in books}
+
+
 def _json_rows(value: str | list | None) -> list[list[Any]]:
     if value is None:
         return []
@@ -429,7 +494,28 @@ def write_group(requests: Sequence[AppendRequest],
 
     Must run inside `transaction.atomic()`. Returns one outcome per request,
     in order: the result, or the `LedgerError` that refused it. The requests
-    of one group are for one book.
+    of one group are for one book (`write_books` takes several).
+    """
+    if len({request.book for request in requests}) != 1:
+        raise InvariantViolation("a group is written to one book")
+    return write_books(requests, using)
+
+
+def write_books(requests: Sequence[AppendRequest],
+                using: str = DEFAULT_DB_ALIAS) -> list[AppendResult | LedgerError]:
+    """Write a group of requests to one or more books in the current transaction.
+
+    Must run inside `transaction.atomic()`, on the database `using` that
+    holds every book named. Locks the books' heads in ascending id order
+    (one statement, `_lock_books`), checks each request in order against
+    its own book's state, and inserts every accepted request's rows in one
+    statement; the transaction's one commit then makes them durable
+    together (the group writer's one WAL flush for all its books). Returns
+    one outcome per request, in order: the result, or the `LedgerError` that
+    refused it; a refusal in one book never touches another book's
+    requests. A database error (a frozen book, a key or stream taken by
+    another book of the same group) fails the whole statement: the group
+    writer then retries book by book.
     """
     connection = connections[using]
     if not connection.in_atomic_block:
@@ -438,94 +524,104 @@ def write_group(requests: Sequence[AppendRequest],
         raise InvariantViolation(f"a group holds at most {REQUESTS_PER_GROUP_MAX} requests")
     if sum(len(request.events) for request in requests) > EVENTS_PER_GROUP_MAX:
         raise InvariantViolation(f"a group holds at most {EVENTS_PER_GROUP_MAX} events")
-    books = {request.book for request in requests}
-    if len(books) != 1:
-        raise InvariantViolation("a group is written to one book")
+    if not requests:
+        raise InvariantViolation("a group holds at least one request")
+    requests_by_book: dict[int, list[AppendRequest]] = defaultdict(list)
+    for request in requests:
+        requests_by_book[request.book].append(request)
     outcomes: list[AppendResult | LedgerError] = []
     with connection.cursor() as cursor:
-        state = _GroupState(cursor, requests, books.pop(), using)
+        states = _lock_books(cursor, requests_by_book, using)
         for request in requests:
             try:
-                outcomes.append(state.apply(request))
+                outcomes.append(states[request.book].apply(request))
             except LedgerError as error:
                 outcomes.append(error)
-        if state.recorded:
-            _insert_log(cursor, state)
+        written = [states[book] for book in sorted(states) if states[book].recorded]
+        if written:
+            _insert_log(cursor, written)
             if using == DEFAULT_DB_ALIAS:
                 # The apps' projections live in the main database, beside the
                 # books placed there; a book placed on another server holds
                 # the ledger's own projections only (ledger.placement).
-                projections.apply(state.recorded)
+                # Ascending book id is ascending position.
+                projections.apply([event for state in written for event in state.recorded])
     return outcomes
 
 
-def _insert_log(cursor, state: _GroupState) -> None:
-    """Insert the group's events, postings and idempotency records.
+def _insert_log(cursor, states: Sequence[_GroupState]) -> None:
+    """Insert the group's events, postings and idempotency records, every book's.
 
-    One statement (data-modifying CTEs) instead of three: each round trip
-    costs more than the rows it carries. The tables' AFTER STATEMENT
-    triggers run once the whole statement is done, so they see every row.
+    One statement (data-modifying CTEs) instead of three, and one for all
+    the books of a group: each round trip costs more than the rows it
+    carries. The tables' AFTER STATEMENT triggers run once the whole
+    statement is done, so they see every row; they check continuity and
+    the chain book by book (migration 0007).
     """
-    events = state.recorded
+    events = [event for state in states for event in state.recorded]
+    event_books = [state.book for state in states for _ in state.recorded]
     # A posting is filed under its event's gaming day: the partition key of
     # both tables (migration 0009).
     posting_rows = [
-        (e.position, index, p.account, p.amount_minor, p.currency, e.gaming_day)
-        for e in events
+        (e.position, index, p.account, p.amount_minor, p.currency, e.gaming_day, state.book)
+        for state in states
+        for e in state.recorded
         for index, p in enumerate(e.postings)
     ]
-    posting_columns = [list(column) for column in zip(*posting_rows)] or [[]] * 6
-    key_columns = [list(column) for column in zip(*state.new_keys)] or [[], [], [], []]
-    # The book is one value for the whole group: a parameter, not a column.
+    posting_columns = [list(column) for column in zip(*posting_rows)] or [[]] * 7
+    key_rows = [(*key, state.now, state.book) for state in states for key in state.new_keys]
+    key_columns = [list(column) for column in zip(*key_rows)] or [[]] * 6
     cursor.execute(
         "WITH new_events AS ("
         " INSERT INTO ledger_event (position, stream, version, type, schema_version, payload,"
         " metadata, idempotency_key, occurred_at, recorded_at, gaming_day, prev_hash, hash,"
         " book)"
-        " SELECT *, %b::smallint FROM unnest(%b::bigint[], %b::text[], %b::int[], %b::text[],"
+        " SELECT * FROM unnest(%b::bigint[], %b::text[], %b::int[], %b::text[],"
         " %b::smallint[], %b::text[]::jsonb[], %b::text[]::jsonb[], %b::text[],"
-        " %b::timestamptz[], %b::timestamptz[], %b::date[], %b::text[], %b::text[])"
+        " %b::timestamptz[], %b::timestamptz[], %b::date[], %b::text[], %b::text[],"
+        " %b::smallint[])"
         "), new_postings AS ("
         " INSERT INTO ledger_posting (event_id, index, account_id, amount_minor, currency,"
         " gaming_day, book)"
-        " SELECT *, %b::smallint FROM unnest(%b::bigint[], %b::smallint[], %b::text[],"
-        " %b::bigint[], %b::text[], %b::date[])"
+        " SELECT * FROM unnest(%b::bigint[], %b::smallint[], %b::text[],"
+        " %b::bigint[], %b::text[], %b::date[], %b::smallint[])"
         "), new_keys AS ("
         " INSERT INTO ledger_idempotency (key, fingerprint, first_position, last_position,"
-        " recorded_at, book) SELECT k, f, a, b, %b, %b::smallint FROM unnest(%b::text[],"
-        " %b::text[], %b::bigint[], %b::bigint[]) AS t(k, f, a, b)"
+        " recorded_at, book) SELECT * FROM unnest(%b::text[], %b::text[], %b::bigint[],"
+        " %b::bigint[], %b::timestamptz[], %b::smallint[])"
         ") SELECT 1",
         [
-            state.book,
             [e.position for e in events],
             [e.stream for e in events],
             [e.version for e in events],
             [e.type for e in events],
             [e.schema_version for e in events],
-            state.payload_json,
-            state.metadata_json,
+            [text for state in states for text in state.payload_json],
+            [text for state in states for text in state.metadata_json],
             [e.idempotency_key for e in events],
             [e.occurred_at for e in events],
             [e.recorded_at for e in events],
             [e.gaming_day for e in events],
             [e.prev_hash for e in events],
             [e.hash for e in events],
-            state.book,
+            event_books,
             *posting_columns,
-            state.now,
-            state.book,
             *key_columns,
         ],
     )
 
 
 class _GroupWriter:
-    """A thread that owns one connection and commits one book's requests in groups."""
+    """A thread that owns one connection to one database and commits the
+    requests of every book placed there, in groups: each group in one
+    transaction, its books locked together in ascending id order, so the
+    books of a database share each commit's disk flush as one book's
+    callers do (`write_books`)."""
 
-    def __init__(self, book: int, using: str = DEFAULT_DB_ALIAS) -> None:
+    def __init__(self, using: str = DEFAULT_DB_ALIAS) -> None:
         self.using = using
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name=f"ledger-writer-{book}",
+        self._thread = threading.Thread(target=self._run, name=f"ledger-writer-{using}",
                                         daemon=True)
         self._thread.start()
 
@@ -583,14 +679,28 @@ class _GroupWriter:
 
     def _commit(self, group: list) -> None:
         GROUP_SIZE.observe(len(group))
+        books = sorted({request.book for request, _ in group})
+        GROUP_BOOKS.observe(len(books))
         try:
             with transaction.atomic(using=self.using):
-                outcomes = write_group([request for request, _ in group], self.using)
+                outcomes = write_books([request for request, _ in group], self.using)
         except BaseException as error:  # noqa: BLE001 - every caller must get an answer
             connection = connections[self.using]
             connection.close_if_unusable_or_obsolete()
             if isinstance(error, DatabaseError):
                 connection.close()
+            if len(books) > 1:
+                # One book broke the shared transaction: frozen by a move
+                # (SQLSTATE 25006 from its insert trigger), or a request that
+                # took a key or a stream another book of the group took too.
+                # Write book by book, in id order, so the other books still
+                # commit and only the culprit's book sees the error (and then
+                # only its culprit, below).
+                logger.warning("ledger.group_commit_failed",
+                               extra={"requests": len(group), "books": len(books)})
+                for book in books:
+                    self._commit([item for item in group if item[0].book == book])
+                return
             if len(group) > 1:
                 # One request broke the shared transaction (a database error a
                 # check should have caught). Retry each alone so the others
@@ -606,14 +716,15 @@ class _GroupWriter:
 
 
 _writer_lock = threading.Lock()
-_writers: dict[tuple[int, str], _GroupWriter] = {}
+_writers: dict[str, _GroupWriter] = {}
 _writer_pid: int | None = None
 
 
 def _writer(book: int, using: str = DEFAULT_DB_ALIAS) -> _GroupWriter:
-    """This process's writer thread for `book` in database `using`, started on first use."""
+    """This process's writer thread for database `using` (where `book` is
+    placed), started on first use: one per database, whatever its books."""
     global _writer_pid
-    writer = _writers.get((book, using))
+    writer = _writers.get(using)
     if writer is not None and _writer_pid == os.getpid():
         return writer
     with _writer_lock:
@@ -622,9 +733,9 @@ def _writer(book: int, using: str = DEFAULT_DB_ALIAS) -> _GroupWriter:
         if _writer_pid != os.getpid():
             _writers.clear()
             _writer_pid = os.getpid()
-        if (book, using) not in _writers:
-            _writers[book, using] = _GroupWriter(book, using)
-        return _writers[book, using]
+        if using not in _writers:
+            _writers[using] = _GroupWriter(using)
+        return _writers[using]
 
 
 def _queue_depth() -> int:
