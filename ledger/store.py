@@ -20,7 +20,7 @@ from django.db.models import Q, Sum
 
 from .models import Account, natural_sign
 from .books import base_position
-from .types import BOOK_SPAN, Posting, RecordedEvent
+from .types import BOOK_SPAN, Posting, RecordedEvent, book_of
 
 # JSON comes back as text and is parsed by orjson: its values are exactly the
 # json module's for the JSON the ledger admits (no floats, 64-bit integers),
@@ -177,13 +177,18 @@ def balances_at(codes: Iterable[str], position: int) -> dict[str, int]:
     The balance now less what postings after `position` added, in one
     statement (one snapshot), so a concurrent append cannot skew it; replays
     use it to answer with the balances their event left. An account not open
-    by then, or not at all, has balance 0.
+    by then, or not at all, has balance 0. A position orders its own book
+    only: an account of another book is read as it is now.
     """
     codes = list(codes)
+    # A position orders its own book only: an account of another book is
+    # read as it is now (no posting of another book is "after" it).
+    book_end = max(book_of(position), 1) * BOOK_SPAN
     rows = (
         Account.objects.filter(code__in=codes)
         .annotate(later_minor=Sum("postings__amount_minor",
-                                  filter=Q(postings__event_id__gt=position)))
+                                  filter=Q(postings__event_id__gt=position,
+                                           postings__event_id__lte=book_end)))
         .values_list("code", "type", "balance_minor", "later_minor")
     )
     balances = dict.fromkeys(codes, 0)

@@ -150,3 +150,18 @@ def test_requests_crossing_books_both_ways_do_not_deadlock(venue):
     assert _balance("player/alice/account") == 60 * 100
     assert _balance("cage/tallinn/cash") == 60 * 100
     assert verify_chain().ok
+
+
+def test_a_balance_as_of_a_position_reads_other_books_as_they_are_now(venue):
+    """A position orders its own book only (ledger.read.balances(at_position=)): the venue's
+    cage, on another book, is read as it is now, never as if every posting of its book
+    came after a main-book position."""
+    from ledger.read import balances
+
+    first = append_across([_deposit(1_000)], home_book="tallinn",
+                          book_for_stream=lambda stream: "main")
+    append_across([_deposit(2_000)], home_book="tallinn", book_for_stream=lambda stream: "main")
+    at_first = balances(["player/alice/account", "cage/tallinn/cash"], first.events[0].position)
+    assert at_first == {"player/alice/account": 1_000, "cage/tallinn/cash": 3_000}
+    leg = first.events[1]
+    assert balances(["cage/tallinn/cash"], leg.position) == {"cage/tallinn/cash": 1_000}
