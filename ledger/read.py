@@ -20,7 +20,7 @@ __all__ = [
     "Account", "AccountType", "Event", "Stream", "natural_sign", "STREAM_EVENTS_MAX",
     "stream_version", "stream_events", "events", "balances", "balances_after", "head",
     "recorded_result",
-    "recorded_request",
+    "recorded_request", "placed_heads",
 ]
 
 STREAM_EVENTS_MAX = store.CHUNK_EVENTS_MAX
@@ -96,3 +96,36 @@ def events(first: int, last: int) -> list[RecordedEvent]:
 def head() -> tuple[int, str]:
     """Return the log's last position and its hash (0 and the genesis hash when empty)."""
     return store.head()
+
+
+def placed_heads() -> list[tuple[int, str, int, str, str]]:
+    """Every placed book's (id, key, last position, hash, database alias), in id order.
+
+    Where the directory places it (`ledger.placement`): one statement in the
+    directory database (its own books' heads, and which books live
+    elsewhere), then one per other database holding books. A moved book's
+    frozen old copy is not read. A book with no event has its base position
+    and the genesis hash. Reads only committed rows (or the caller's own).
+    """
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(
+            "SELECT h.id, h.key, h.position, h.hash, COALESCE(p.database, %s)"
+            " FROM ledger_head h LEFT JOIN ledger_placement p ON p.book = h.id"
+            " UNION ALL SELECT p.book, p.key, NULL, NULL, p.database FROM ledger_placement p"
+            " WHERE NOT EXISTS (SELECT 1 FROM ledger_head h WHERE h.id = p.book)"
+            " ORDER BY 1", [DEFAULT_DB_ALIAS])
+        rows = cursor.fetchall()
+    found = {row[0]: row for row in rows if row[4] == DEFAULT_DB_ALIAS and row[2] is not None}
+    elsewhere: dict[str, list[int]] = {}
+    for book, _key, _position, _hash, database in rows:
+        if book not in found:
+            elsewhere.setdefault(database, []).append(book)
+    for database, books in sorted(elsewhere.items()):
+        with connections[database].cursor() as cursor:
+            cursor.execute("SELECT id, key, position, hash FROM ledger_head WHERE id = ANY(%s)",
+                           [books])
+            for book, key, position, hash_ in cursor.fetchall():
+                found[book] = (book, key, position, hash_, database)
+    return [found[book] for book in sorted(found)]

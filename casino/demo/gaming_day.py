@@ -71,12 +71,12 @@ from casino.poker import engine
 from casino.reports import commands as reports
 from casino.reports.journal import JOURNAL, TRIAL_BALANCE, CsvExport
 from casino.reports.models import JournalExport
-from casino.reports.reading import head_at
+from casino.reports.reading import head_at, head_of_record
 from casino.rules.commands import load_shipped_rulebooks, register_venue
 from casino.rules.models import Venue
 from casino.tournaments import commands as tournaments
 from ledger import Metadata
-from ledger.read import head
+from ledger.read import Event, head
 
 from . import coups, hands
 from . import back_office, catalogue
@@ -787,8 +787,10 @@ class Demo:
             earlier = JournalExport.objects.filter(
                 actor=EXPORT_ACTOR, first_day=first, last_day=last, format="csv", part=part
             ).order_by("position").first()
-            export = CsvExport(first, last, part=part,
-                               head=head_at(earlier.head_position) if earlier else now)
+            # Again at the heads the earlier export recorded (every book's;
+            # its main head alone if it was recorded before books).
+            export = CsvExport(first, last, part=part, head=head_of_record(
+                Event.objects.get(position=earlier.position).payload) if earlier else now)
             with path.open("wb") as file:
                 for chunk in export:
                     file.write(chunk)

@@ -48,6 +48,8 @@ GL codes (a small chart in the usual ranges: 1xxx assets, 2xxx liabilities,
     cage/<venue>/trays/*                      1040  table chip trays
     house/<venue>/table_win                   4400  table games win (drop, count)
     cage/<venue>/over_short                   5400  cashier over/short
+    clearing/*/*/*                            1900  due from/to other books (issue 19)
+    pending/*/*/*                             1910  held for other books (issue 19)
     (anything else)                           9999  suspense: unclassified
 
 Decision (GL codes): the seeds name no chart of accounts; these codes are
@@ -166,7 +168,22 @@ CHART: tuple[ChartRow, ...] = (
          "Machine jackpot contributions", "Machine jackpot contributions"),
     _row("machine/*/malfunction_credits", "machine_malfunction_credits", FLOW, "5320",
          "Machine malfunction credits", "Machine malfunction credits"),
+    # Books (issue 19, ledger.transfers, ledger.crossbook): a book's clearing
+    # account with another book (`clearing/<book>/<other>/<CUR>`, an asset:
+    # what the other book owes this one) and its hold for pending two-phase
+    # transfers (`pending/<book>/<other>/<CUR>`). The close shows what moved
+    # between books per pair and currency; a pair's two accounts net to zero.
+    _row("clearing/*/*/*", "clearing/{1}/{2}", BALANCE, "1900", "Inter-book clearing",
+         "Between books"),
+    _row("pending/*/*/*", "pending/{1}/{2}", BALANCE, "1910",
+         "Inter-book transfers pending", "Held for other books"),
 )
+
+# Lines of books' clearing and hold accounts: shown with their movement
+# only. Decision: such an account is its book's, shared by every venue the
+# book holds, so its balance is no one venue's (casino/reports/close.py).
+BETWEEN_BOOKS_LINES = frozenset({"clearing", "pending"})
+COMPANION_EVENT = "ledger.crossbook_leg"    # ledger.crossbook.CROSSBOOK_LEG
 
 # The rake account also takes poker's time charges (casino/poker/events.py):
 # postings of this event type to the rake account are their own line.
@@ -250,6 +267,10 @@ def event_venue(*, stream: str, payload_venue: object, accounts: tuple[str, ...]
     event named its venue (`entities`); the event's stream (`hand/<table>/n`).
     Decision: an event belongs to one venue, never split, so each venue's
     close sums to zero per currency as each event does (ledger L3).
+    A companion event of a posting across books (`ledger.crossbook_leg`)
+    carries the original's venue in its payload when it had one; else the
+    venue of the accounts it posts to, then of the original's stream (the
+    caller passes the payload's `stream` as `stream`).
     """
     if isinstance(payload_venue, str) and payload_venue:
         return payload_venue

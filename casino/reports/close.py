@@ -1,7 +1,8 @@
 """The daily close: what moved through a venue in one gaming day, reconciled.
 
 `compute_close(venue, day)` reads the ledger (nothing else) at a head
-position and returns the close; `commands.close_day` records it as the event
+(every book's position, each book read where it is placed and up to its own
+head: casino/reports/reading.py) and returns the close; `commands.close_day` records it as the event
 `reports.day_closed`. The close is built in three steps:
 
 1. Attribute. Every event of the gaming day with postings belongs to one
@@ -20,7 +21,7 @@ position and returns the close; `commands.close_day` records it as the event
    - day_postings: the postings classified over all venues (and the
      unattributed) equal SQL's count and sum of the day's postings;
    - for each balance line (cash, float, stacks, pools, player accounts):
-     closing by posting sums (SQL: gaming day <= day, position <= head)
+     closing by posting sums (SQL: gaming day <= day, position <= its book's head)
      equals closing by the account projection (ledger_account.balance less
      every posting after the head or of a later day), both in one SQL
      statement; and, for lines scoped to the venue, opening (SQL: days
@@ -40,7 +41,16 @@ Decision (player liabilities): a player has one gaming account for every
 venue (casino/cage/commands.py, 002:L3064), so the close shows the day's
 movement at this venue and the closing liability of all players, which is
 the operator's; that line is reconciled two ways but not against the
-venue's movement alone. Decision (gaming day of a balance): "closing" is
+venue's movement alone. Decision (books, issue 19): a venue's day may span books and servers. A
+posting to another book's account is that book's companion event
+(`ledger.crossbook_leg`), read as the event it completes (its payload's type
+and stream) and attributed by its payload's venue, else its accounts'; each
+book's part balances through the books' clearing accounts, so the venue's
+lines still net to zero. The lines `clearing/<book>/<other>` (and
+`pending/...`, two-phase holds) show what moved between books per currency,
+movement only: a clearing account is its book's, shared by the venues it
+holds, so no venue's opening or closing is claimed for it.
+Decision (gaming day of a balance): "closing" is
 every posting of an event whose gaming day is this day or earlier, as a
 jackpot roll-up written after midnight still carries the day it rolled up
 (000:L2872-2873).
@@ -53,7 +63,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from django.db import connection
+from django.db import connections
 
 from ledger.read import natural_sign
 
@@ -73,6 +83,13 @@ CREDIT_MADE = "tablegames.credit_made"
 SOFT_COUNT_MADE = "tablegames.soft_count_made"
 TABLE_EVENT_SOURCES = frozenset({FILL_MADE, CREDIT_MADE, SOFT_COUNT_MADE})
 OTHER_ACCOUNTS_LISTED_MAX = 50
+# A companion event of a posting across books (ledger.crossbook) is read as
+# the event it completes: its payload's type and stream, so its postings go
+# to the lines and sources (and venue) they would have had on one book.
+EVENT_TYPE_SQL = (f"CASE WHEN e.type = '{chart.COMPANION_EVENT}' THEN e.payload->>'type'"
+                  " ELSE e.type END")
+EVENT_STREAM_SQL = (f"CASE WHEN e.type = '{chart.COMPANION_EVENT}' THEN e.payload->>'stream'"
+                    " ELSE e.stream END")
 NOTES = (
     "Fills and credits are table-games accounting's slips (casino.tablegames); poker"
     " and house-game tables that players buy into directly have none.",
@@ -80,6 +97,10 @@ NOTES = (
     " this venue's, the closing liability is all players' (the operator's).",
     "Amounts in minor units. Lines: debit-positive nets; figures: in the business"
     " direction (revenue and liabilities positive).",
+    "Between books: a venue's day may span books (issue 19); a posting to another"
+    " book's account is that book's companion event, balanced through the books'"
+    " clearing accounts. The lines `clearing/<book>/<other>` show what moved between"
+    " them (their movement only: a clearing account is its book's, not the venue's).",
 )
 
 
@@ -137,6 +158,7 @@ class Close:
         return {
             "venue": self.venue, "gaming_day": self.gaming_day.isoformat(),
             "head_position": self.head.position, "head_hash": self.head.hash,
+            "heads": self.head.heads(),
             "reconciled": self.reconciled, "differences": list(self.differences),
             "checks": dict(self.checks), "lines": [line.as_dict() for line in self.lines],
             "figures": self.figures, "notes": list(self.notes), "postings": self.postings,
@@ -242,7 +264,7 @@ _LINE_ORDER = ("cage_cash", "bank_clearing", "chip_float", "player_accounts", "t
                "game_stakes", "tournament_prize_pools", "tournament_bounties",
                "jackpot_pending", "jackpot_pool", "rake", "time_charges", "games",
                "commission", "tournament_fees", "tournament_prizes", "jackpot_funding",
-               "other")
+               "clearing", "pending", "other")
 
 
 def _order(line: Line) -> tuple[int, str]:
@@ -255,8 +277,8 @@ def _scan_day(day: dt.date, head: Head, entities: dict[str, dict[str, str]]
     """Classify every posting of the day by venue and line (one pass, paged)."""
     venues: dict[str, _Venue] = {}
     where, params = day_range_where(day, day)
-    select = ("e.position, p.index, e.type, e.stream, e.payload->>'venue', p.account_id,"
-              " p.amount_minor, p.currency")
+    select = (f"e.position, p.index, {EVENT_TYPE_SQL}, {EVENT_STREAM_SQL},"
+              " e.payload->>'venue', p.account_id, p.amount_minor, p.currency")
     pending: list[tuple] = []   # the postings of the event being read
 
     def flush() -> None:
@@ -301,14 +323,19 @@ def _scan_day(day: dt.date, head: Head, entities: dict[str, dict[str, str]]
             pending.append(row)
     flush()
 
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT p.currency, count(*), sum(p.amount_minor) FROM ledger_posting p"
-            " JOIN ledger_event e ON e.position = p.event_id"
-            " WHERE e.gaming_day = %s AND e.position <= %s GROUP BY p.currency",
-            [day, head.position])
-        rows = cursor.fetchall()
-    return venues, (sum(r[1] for r in rows), {r[0]: int(r[2]) for r in rows})
+    count, sums = 0, defaultdict(int)
+    for database in head.databases():
+        bound, params = head.bound("e.position", database)
+        with connections[database].cursor() as cursor:
+            cursor.execute(
+                "SELECT p.currency, count(*), sum(p.amount_minor) FROM ledger_posting p"
+                " JOIN ledger_event e ON e.position = p.event_id"
+                f" WHERE e.gaming_day = %s AND {bound} GROUP BY p.currency",
+                [day, *params])
+            for currency, rows, total in cursor.fetchall():
+                count += rows
+                sums[currency] += int(total)
+    return venues, (count, dict(sums))
 
 
 def _add_balances(lines: dict[tuple[str, str], Line], venue: str, day: dt.date,
@@ -329,29 +356,35 @@ def _add_balances(lines: dict[tuple[str, str], Line], venue: str, day: dt.date,
     # files it): no join to the events, which a planner without statistics
     # made a scan of every event per account. Postings written before the
     # writer filed it (NULL) look their event's day up, by primary key.
-    sql = (
-        "WITH a AS MATERIALIZED ("
-        "  SELECT code, type, currency, balance_minor FROM ledger_account"
-        "  WHERE code LIKE ANY(%s))"
-        " SELECT a.code, a.type, a.currency, a.balance_minor,"
-        " COALESCE(s.opening, 0), COALESCE(s.closing, 0), COALESCE(s.later, 0)"
-        " FROM a LEFT JOIN LATERAL ("
-        "  SELECT"
-        "   sum(p.amount_minor) FILTER (WHERE d.day < %s AND p.event_id <= %s)"
-        "     AS opening,"
-        "   sum(p.amount_minor) FILTER (WHERE d.day <= %s AND p.event_id <= %s)"
-        "     AS closing,"
-        "   sum(p.amount_minor) FILTER (WHERE d.day > %s OR p.event_id > %s)"
-        "     AS later"
-        "  FROM ledger_posting p CROSS JOIN LATERAL (SELECT COALESCE(p.gaming_day,"
-        "   (SELECT e.gaming_day FROM ledger_event e WHERE e.position = p.event_id)) AS day) d"
-        "  WHERE p.account_id = a.code"
-        " ) s ON true"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [patterns, day, head.position, day, head.position, day,
-                             head.position])
-        rows = cursor.fetchall()
+    # Per database holding books: that database's books' accounts (not a
+    # moved book's frozen copy), bounded by that database's books' heads.
+    rows = []
+    for database in head.databases():
+        books = [book.book for book in head.book_heads() if book.database == database]
+        bound, bound_params = head.bound("p.event_id", database)
+        sql = (
+            "WITH a AS MATERIALIZED ("
+            "  SELECT code, type, currency, balance_minor FROM ledger_account"
+            "  WHERE code LIKE ANY(%s) AND book = ANY(%s))"
+            " SELECT a.code, a.type, a.currency, a.balance_minor,"
+            " COALESCE(s.opening, 0), COALESCE(s.closing, 0), COALESCE(s.later, 0)"
+            " FROM a LEFT JOIN LATERAL ("
+            "  SELECT"
+            f"   sum(p.amount_minor) FILTER (WHERE d.day < %s AND {bound})"
+            "     AS opening,"
+            f"   sum(p.amount_minor) FILTER (WHERE d.day <= %s AND {bound})"
+            "     AS closing,"
+            f"   sum(p.amount_minor) FILTER (WHERE d.day > %s OR NOT {bound})"
+            "     AS later"
+            "  FROM ledger_posting p CROSS JOIN LATERAL (SELECT COALESCE(p.gaming_day,"
+            "   (SELECT e.gaming_day FROM ledger_event e WHERE e.position = p.event_id)) AS day) d"
+            "  WHERE p.account_id = a.code"
+            " ) s ON true"
+        )
+        with connections[database].cursor() as cursor:
+            cursor.execute(sql, [patterns, books, day, *bound_params, day, *bound_params, day,
+                                 *bound_params])
+            rows += cursor.fetchall()
     for code, account_type, currency, balance_minor, opening, closing, later in rows:
         parts = chart.split(code)
         row = chart.chart_row(code, venue)
@@ -377,7 +410,8 @@ def _add_balances(lines: dict[tuple[str, str], Line], venue: str, day: dt.date,
     # A balance line with movement but no account row would be a ledger bug;
     # show it with zero balances so the movement check names it.
     for line in lines.values():
-        if line.kind == chart.BALANCE and line.accounts is None:
+        if (line.kind == chart.BALANCE and line.accounts is None
+                and line.line.partition("/")[0] not in chart.BETWEEN_BOOKS_LINES):
             line.scope = "operator" if line.line == "player_accounts" else "venue"
             line.accounts = 0
             line.opening_minor = line.closing_minor = line.projection_closing_minor = 0
@@ -453,6 +487,9 @@ def _figures(lines: tuple[Line, ...]) -> dict[str, dict[str, Any]]:
             f["tournament_prizes_minor"] += line.net_minor
         elif head == "jackpot_funding":
             f["jackpot_top_ups_minor"] += line.net_minor
+        elif head in chart.BETWEEN_BOOKS_LINES:
+            moved = f.setdefault("between_books_minor", {})
+            moved[line.line] = moved.get(line.line, 0) + line.net_minor
         elif head == chart.OTHER_LINE:
             f["other_net_minor"] += line.net_minor
             f["other_accounts"] = sorted(set(f["other_accounts"]) | set(line.other_accounts))

@@ -16,8 +16,10 @@ the log (events.py lists the payloads).
   which report and days, the format, the rows, the bytes' digest and the
   ledger head the rows were read at (thresholds.export_report).
 - `seal_day` (one per gaming day, key reports/seal/<day>): verifies the whole
-  hash chain (ledger.verify_chain), then appends `reports.day_sealed` with
-  the verified head (position and hash) and the last position of an event
+  hash chain, every book where it is placed
+  (casino.compliance.verification.verify_every_book), then appends
+  `reports.day_sealed` with the verified head (the main book's position and
+  hash; every book's under `heads`) and the last position of an event
   of that gaming day or earlier. Decision: the seal holds both. The head is
   what the chain proves (every event up to it, whatever its day); the
   day's last position tells an auditor where the day's events end, which
@@ -40,11 +42,12 @@ from django.utils import timezone
 
 from casino import clock
 from casino.compliance.pipeline import venue_day
+from casino.compliance.verification import verify_every_book
 from casino.rules import queries as rules
 from casino.rules.models import Venue
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
-from ledger import NewEvent, RecordedEvent, verify_chain
+from ledger import NewEvent, RecordedEvent
 from ledger.read import Event
 from ledger.read import stream_events
 from ledger.read import stream_version
@@ -157,7 +160,7 @@ class SealDay(_Recording):
             raise ReportsError(ReportsErrorCode.DAY_NOT_ENDED,
                                f"gaming day {gaming_day.isoformat()} has not ended everywhere",
                                gaming_day=gaming_day.isoformat(), venues=running)
-        verified = verify_chain()
+        verified, heads = verify_every_book()
         if not verified.ok:
             # Recorded apart from the key (SealRefused): the day stays
             # unsealed and the next run under the same key tries again.
@@ -165,11 +168,13 @@ class SealDay(_Recording):
                                 "bad_position": verified.bad_position,
                                 "problem": verified.problem,
                                 "verified_events": verified.events})
-        head_position = verified.events
+        # The main book's head (with several books the events counted are
+        # every book's), and every book's head, read before the walk.
+        head_position = verified.head_position
         return {"now": now, "payload": {
             "gaming_day": gaming_day.isoformat(), "head_position": head_position,
-            "head_hash": _hash_at(head_position), **_day_end(gaming_day, head_position),
-            "verified_events": verified.events}}
+            "head_hash": _hash_at(head_position), "heads": heads,
+            **_day_end(gaming_day, head_position), "verified_events": verified.events}}
 
     def decide(self, context: dict) -> Decision:
         # A seal belongs to the gaming day it seals.
@@ -242,7 +247,7 @@ def record_export(*, actor: str, first: dt.date, last: dt.date, format: str, par
         "actor": actor, "from": first.isoformat(), "to": last.isoformat(), "format": format,
         "part": part, "rows": main["rows"], "totals": main["totals"], "sha256": main["sha256"],
         "bytes": main["bytes"], "head_position": head.position, "head_hash": head.hash,
-        "files": files,
+        "heads": head.heads(), "files": files,
     }
     return run(COMMANDS["reports.record_export"], payload,
                Call(actor=actor, at=at, source=SOURCE))
@@ -255,7 +260,7 @@ def record_threshold_export(*, actor: str, report: str, first: dt.date, last: dt
     payload = {
         "actor": actor, "report": report, "from": first.isoformat(), "to": last.isoformat(),
         "format": format, "rows": rows, "sha256": sha256, "bytes": size_bytes,
-        "head_position": head.position, "head_hash": head.hash,
+        "head_position": head.position, "head_hash": head.hash, "heads": head.heads(),
     }
     return run(COMMANDS["reports.record_threshold_export"], payload,
                Call(actor=actor, at=at, source=SOURCE))

@@ -15,22 +15,28 @@ Streams and keys:
     reports/seal                  day_sealed (key reports/seal/<day>),
                                   seal_refused (the chain failed to verify)
 
+`head_position` and `head_hash` are the main book's head (as before books);
+`heads` (issue 19) is every book's: {book key: {position, hash}}, each book
+read up to its own head (casino/reports/reading.py). Events recorded before
+books have no `heads`: they were read up to the main book's head alone.
+
 Payloads (amounts in minor units, debit positive unless a figure says
 otherwise):
 
-    day_closed        venue, gaming_day, head_position, head_hash, reconciled,
+    day_closed        venue, gaming_day, head_position, head_hash, heads,
+                      reconciled,
                       differences[...], checks{...}, lines[...], figures{...},
                       notes[...], postings, events
     journal_exported  actor, from, to, format, part, rows, events, totals
                       {currency: {debit_minor, credit_minor}}, sha256, bytes,
-                      head_position, head_hash, files[{part, rows, sha256,
-                      bytes}]
+                      head_position, head_hash, heads, files[{part, rows,
+                      sha256, bytes}]
     threshold_report_exported
                       actor, report, from, to, format, rows, sha256, bytes,
-                      head_position, head_hash (the rows are rebuilt from
-                      the log up to head_position: casino.reports.
-                      thresholds.build(..., up_to=head_position))
-    day_sealed        gaming_day, head_position, head_hash,
+                      head_position, head_hash, heads (the rows are rebuilt
+                      from the log up to those heads: casino.reports.
+                      thresholds.build(..., up_to=head_of_record(payload)))
+    day_sealed        gaming_day, head_position, head_hash, heads,
                       day_last_position, day_last_hash, day_events,
                       verified_events
     seal_refused      gaming_day, bad_position, problem, verified_events

@@ -37,6 +37,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import hashlib
+import heapq
 import io
 import os
 import tempfile
@@ -44,7 +45,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from django.db import connection
+from django.db import connections
 
 from . import chart, ledger_entries
 from .errors import ReportsError, ReportsErrorCode
@@ -146,8 +147,24 @@ def journal_pages(first: dt.date, last: dt.date, head: Head,
 def trial_balance_rows(first: dt.date, last: dt.date, head: Head) -> Iterator[tuple]:
     """Yield trial balance rows (TRIAL_BALANCE_COLUMNS; amounts in minor units).
 
-    One aggregate query read through a server-side cursor, by account code.
+    One aggregate query per database holding books, each read through a
+    server-side cursor by account code; with several, merged by code.
     """
+    streams = [_trial_balance_in(database, first, last, head)
+               for database in head.databases()]
+    rows = streams[0] if len(streams) == 1 else heapq.merge(
+        *streams, key=lambda row: (row[0], row[1]))
+    for code, currency, opening, debit, credit in rows:
+        if not (opening or debit or credit):
+            continue
+        gl_code, gl_name = chart.gl_account(code, last)
+        yield (code, gl_code, gl_name, currency, opening, debit, credit,
+               opening + debit - credit)
+
+
+def _trial_balance_in(database: str, first: dt.date, last: dt.date, head: Head
+                      ) -> Iterator[tuple]:
+    bound, params = head.bound("e.position", database)
     sql = (
         "SELECT p.account_id, p.currency,"
         " COALESCE(sum(p.amount_minor) FILTER (WHERE e.gaming_day < %s), 0),"
@@ -156,24 +173,20 @@ def trial_balance_rows(first: dt.date, last: dt.date, head: Head) -> Iterator[tu
         " COALESCE(-sum(p.amount_minor) FILTER"
         "   (WHERE e.gaming_day >= %s AND p.amount_minor < 0), 0)"
         " FROM ledger_posting p JOIN ledger_event e ON e.position = p.event_id"
-        " WHERE e.gaming_day <= %s AND e.position <= %s"
+        f" WHERE e.gaming_day <= %s AND {bound}"
         " GROUP BY p.account_id, p.currency ORDER BY p.account_id, p.currency"
     )
+    connection = connections[database]
     connection.ensure_connection()
     cursor = connection.chunked_cursor()
     try:
-        cursor.execute(sql, [first, first, first, last, head.position])
+        cursor.execute(sql, [first, first, first, last, *params])
         while True:
             rows = cursor.fetchmany(TRIAL_BALANCE_FETCH_ROWS)
             if not rows:
                 return
             for code, currency, opening, debit, credit in rows:
-                opening, debit, credit = int(opening), int(debit), int(credit)
-                if not (opening or debit or credit):
-                    continue
-                gl_code, gl_name = chart.gl_account(code, last)
-                yield (code, gl_code, gl_name, currency, opening, debit, credit,
-                       opening + debit - credit)
+                yield code, currency, int(opening), int(debit), int(credit)
     finally:
         cursor.close()
 
@@ -314,7 +327,10 @@ def write_xlsx(first: dt.date, last: dt.date, *, head: Head | None = None) -> Xl
         workbook = xlsxwriter.Workbook(path, {"constant_memory": True, "tmpdir":
                                               tempfile.gettempdir()})
         workbook.set_properties({"title": f"Journal {first.isoformat()}..{last.isoformat()}",
-                                 "comments": f"ledger head {head.position} {head.hash}",
+                                 "comments": f"ledger head {head.position} {head.hash}" + "".join(
+                                     f"; {key} {value['position']} {value['hash']}"
+                                     for key, value in head.heads().items()
+                                     if key != "main"),
                                  "created": _created(head)})
         money = workbook.add_format({"num_format": "0.00"})
         journal = Tally(JOURNAL)
@@ -393,10 +409,13 @@ def _ledger_entry_sheets(workbook, money, first: dt.date, last: dt.date,
 
 
 def _created(head: Head) -> dt.datetime:
-    """The workbook's creation time: the head event's (stable per head)."""
+    """The workbook's creation time: the main head event's (stable per head)."""
     from ledger.read import Event
 
-    recorded = (Event.objects.filter(position=head.position)
+    main = head.book_heads()[0]
+    events = (Event.objects.using(main.database)
+              if main.book == 1 and main.database != "default" else Event.objects)
+    recorded = (events.filter(position=head.position)
                 .values_list("recorded_at", flat=True).first())
     moment = recorded or dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
     return moment.astimezone(dt.timezone.utc).replace(tzinfo=None, microsecond=0)

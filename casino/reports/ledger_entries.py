@@ -33,7 +33,10 @@ SUMMARY_COLUMNS = ("entry", "gaming_day", "venue", "gl_account", "gl_name", "cur
 GL_TRIAL_BALANCE_COLUMNS = ("gl_account", "gl_name", "currency", "accounts", "opening",
                             "debit", "credit", "closing")
 UNATTRIBUTED = "-"
-_SELECT = ("e.position, p.index, e.gaming_day, e.stream, e.payload->>'venue', p.account_id,"
+# A companion event across books is attributed as the event it completes
+# (its payload's stream; close.EVENT_STREAM_SQL).
+_SELECT = (f"e.position, p.index, e.gaming_day, CASE WHEN e.type = '{chart.COMPANION_EVENT}'"
+           " THEN e.payload->>'stream' ELSE e.stream END, e.payload->>'venue', p.account_id,"
            " p.amount_minor, p.currency")
 
 

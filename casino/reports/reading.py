@@ -1,79 +1,221 @@
-"""Reading postings for the reports: chunked, by gaming day, up to a head.
+"""Reading postings for the reports: chunked, by gaming day, up to a head per book.
 
-Every report is computed at a head position: the ledger's last position
-when it started (or one the caller names). Positions up to the head are
+Every report is computed at a head: each book's last position when it
+started (or positions the caller names). Positions up to a book's head are
 committed and, by the ledger's L1 and L2, can never change or gain a
 neighbour, so a report can read them in many short queries (keyset pages on
 (position, posting index)) and still see one consistent snapshot without
-holding a transaction open: a concurrent append lands after the head and is
-filtered out. Each page is at most `PAGE_ROWS_MAX` rows, which bounds memory
-however long the range is.
+holding a transaction open: a concurrent append lands after its book's head
+and is filtered out. Each page is at most `PAGE_ROWS_MAX` rows, which bounds
+memory however long the range is.
+
+Books (issue 19): book b holds positions (b-1)*2^40+1 .. b*2^40, so "a row
+is within the head" is `position <= the head of its book`, written as an OR
+of one range per book (`Head.bound`, the one place that renders it; each
+range is an index range). Books may be placed on other databases
+(ledger.placement): every read here runs once per database holding books,
+with that database's books' bounds, and the answers are combined (pages
+merged in position order, entity maps merged, sums added). With every book
+in `default` that is one statement, as before books. A moved book's frozen
+old copy is never read. `Head.position` and `Head.hash` stay the main
+book's (what closes and exports record as `head_position`, `head_hash`);
+`Head.heads()` gives every book's, recorded as `heads`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator, Mapping
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from ledger.read import Event
-from ledger.read import head
+from ledger.read import placed_heads
 
 from .errors import ReportsError, ReportsErrorCode
 
 PAGE_ROWS_MAX = 5_000
+BOOK_SPAN = 2**40           # ledger.books.BOOK_SPAN: positions per book (a test holds them equal)
+MAIN_BOOK, MAIN_BOOK_KEY = 1, "main"
+
+
+@dataclass(frozen=True, slots=True)
+class BookHead:
+    """One book's head: its last position (global numbering) and hash, and where it lives."""
+
+    book: int
+    key: str
+    position: int
+    hash: str
+    database: str = DEFAULT_DB_ALIAS
+
+    @property
+    def base(self) -> int:
+        """The position before the book's first."""
+        return (self.book - 1) * BOOK_SPAN
 
 
 @dataclass(frozen=True, slots=True)
 class Head:
-    """The ledger position a report is computed at, and its hash."""
+    """The heads a report is computed at: the main book's position and hash, and every book's.
+
+    `books` empty (a head built from a main position alone) means the main
+    book only, in `default`.
+    """
 
     position: int
     hash: str
+    books: tuple[BookHead, ...] = ()
+
+    def book_heads(self) -> tuple[BookHead, ...]:
+        return self.books or (BookHead(MAIN_BOOK, MAIN_BOOK_KEY, self.position, self.hash),)
+
+    def databases(self) -> list[str]:
+        """The aliases holding books, `default` first."""
+        aliases = {book.database for book in self.book_heads()}
+        return sorted(aliases, key=lambda alias: (alias != DEFAULT_DB_ALIAS, alias))
+
+    def bound(self, column: str, database: str = DEFAULT_DB_ALIAS) -> tuple[str, list]:
+        """SQL true when `column` (a position) is within its book's head, for the
+        books in `database`: an OR of one range per book, and its parameters."""
+        parts, params = [], []
+        for book in self.book_heads():
+            if book.database != database or book.position <= book.base:
+                continue
+            parts.append(f"{column} BETWEEN %s AND %s")
+            params += [book.base + 1, book.position]
+        if not parts:
+            return "false", []
+        return "(" + " OR ".join(parts) + ")", params
+
+    def heads(self) -> dict[str, dict[str, Any]]:
+        """Every book's head as recorded in a payload: {key: {position, hash}}."""
+        return {book.key: {"position": book.position, "hash": book.hash}
+                for book in self.book_heads()}
 
 
-def head_at(position: int | None = None) -> Head:
-    """Return the current head, or the named position (which must exist)."""
-    current_position, current_hash = head()
-    if position is None or position == current_position:
-        return Head(current_position, current_hash)
-    if position < 0 or position > current_position:
-        raise ReportsError(ReportsErrorCode.HEAD_AHEAD,
-                           f"the ledger's head is at {current_position}; position {position}"
-                           " is not in the log", head_position=current_position,
-                           position=position)
-    if position == 0:
-        from ledger import GENESIS_HASH
+def head_at(position: int | None = None, *, books: Mapping[str, int] | None = None) -> Head:
+    """Return the current heads, or named ones (which must exist).
 
-        return Head(0, GENESIS_HASH)
-    return Head(position, Event.objects.values_list("hash", flat=True).get(position=position))
+    `position` names the main book's head (old closes and exports): the
+    head is then the main book's alone. `books` names each book's head by
+    key ({"main": 12, "v1": 1099511627790}, as recorded under `heads`);
+    a book it leaves out is not read. One statement with every book in
+    `default` (and one per other database holding books).
+    """
+    current = [BookHead(book, key, pos, hash_, database)
+               for book, key, pos, hash_, database in placed_heads()]
+    main = next((book for book in current if book.book == MAIN_BOOK),
+                BookHead(MAIN_BOOK, MAIN_BOOK_KEY, 0, _genesis()))
+    if books is None:
+        if position is None:
+            return Head(main.position, main.hash, tuple(current))
+        books = {MAIN_BOOK_KEY: position}
+    named = []
+    by_key = {book.key: book for book in current}
+    for key, wanted in books.items():
+        book = by_key.get(key)
+        if book is None:
+            raise ReportsError(ReportsErrorCode.HEAD_AHEAD,
+                               f"book {key!r} is not open", book=key, position=wanted)
+        if wanted == book.position:
+            named.append(book)
+            continue
+        if wanted < book.base or wanted > book.position:
+            raise ReportsError(ReportsErrorCode.HEAD_AHEAD,
+                               f"the ledger's head is at {book.position}; position {wanted}"
+                               " is not in the log", head_position=book.position,
+                               position=wanted, book=key)
+        named.append(BookHead(book.book, key, wanted, _hash_at(wanted, book), book.database))
+    named.sort(key=lambda book: book.book)
+    main = next((book for book in named if book.book == MAIN_BOOK),
+                BookHead(MAIN_BOOK, MAIN_BOOK_KEY, 0, _genesis()))
+    return Head(main.position, main.hash, tuple(named))
+
+
+def head_of_record(payload: Mapping[str, Any]) -> Head:
+    """The head a recorded close or export was read at (its `heads`, else its main head)."""
+    heads = payload.get("heads")
+    if heads:
+        return head_at(books={key: int(value["position"]) for key, value in heads.items()})
+    return head_at(int(payload["head_position"]))
+
+
+def _genesis() -> str:
+    from ledger import GENESIS_HASH
+
+    return GENESIS_HASH
+
+
+def _hash_at(position: int, book: BookHead) -> str:
+    if position == book.base:
+        return _genesis()
+    return (Event.objects.using(book.database).values_list("hash", flat=True)
+            .get(position=position))
 
 
 def iter_pages(select: str, where: str, params: list, *, head: Head,
                page_rows: int = PAGE_ROWS_MAX,
-               positions: tuple[int, int] | None = None) -> Iterator[list[tuple]]:
+               positions: "Mapping[str, tuple[int, int]] | tuple[int, int] | None" = None
+               ) -> Iterator[list[tuple]]:
     """Yield pages of `select` rows, in (position, posting index) order.
 
     `select` must start with `e.position, p.index`; `where` filters events
-    `e` and postings `p` (the head bound is added here). `positions`, the
-    first and last position the rows can be at, lets the first page start
-    there instead of scanning the postings before the range.
+    `e` and postings `p` (the head's bound is added here). `positions`, the
+    first and last position the rows can be at in each database
+    (`day_range_positions`), lets the first page start there instead of
+    scanning the postings before the range. With books on several
+    databases, each database's pages are merged in position order.
     """
     assert 0 < page_rows <= PAGE_ROWS_MAX, "page size out of range"
-    first, last = positions or (1, head.position)
-    last = min(last, head.position)
-    if first > last:
+    databases = head.databases()
+    spans: dict[str, tuple[int, int]] = {}
+    for database in databases:
+        if positions is None:
+            spans[database] = (1, max(book.position for book in head.book_heads()))
+        elif isinstance(positions, tuple):
+            spans[database] = positions
+        elif database in positions:
+            spans[database] = positions[database]
+    if len(spans) <= 1:
+        for database, span in spans.items():
+            yield from _pages_in(database, select, where, params, head, page_rows, span)
+        return
+    merged = heapq.merge(*(_rows_in(database, select, where, params, head, page_rows, span)
+                           for database, span in spans.items()),
+                         key=lambda row: (row[0], row[1]))
+    page: list[tuple] = []
+    for row in merged:
+        page.append(row)
+        if len(page) == page_rows:
+            yield page
+            page = []
+    if page:
+        yield page
+
+
+def _rows_in(database, select, where, params, head, page_rows, span) -> Iterator[tuple]:
+    for page in _pages_in(database, select, where, params, head, page_rows, span):
+        yield from page
+
+
+def _pages_in(database: str, select: str, where: str, params: list, head: Head,
+              page_rows: int, span: tuple[int, int]) -> Iterator[list[tuple]]:
+    first, last = span
+    bound, bound_params = head.bound("p.event_id", database)
+    if bound == "false" or first > last:
         return
     sql = (f"SELECT {select} FROM ledger_posting p JOIN ledger_event e"
            " ON e.position = p.event_id"
-           f" WHERE ({where}) AND p.event_id <= %s AND (p.event_id, p.index) > (%s, %s)"
+           f" WHERE ({where}) AND {bound} AND p.event_id <= %s"
+           " AND (p.event_id, p.index) > (%s, %s)"
            " ORDER BY p.event_id, p.index LIMIT %s")
     after = (first - 1, 2**15)
     while True:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [*params, last, after[0], after[1], page_rows])
+        with connections[database].cursor() as cursor:
+            cursor.execute(sql, [*params, *bound_params, last, after[0], after[1], page_rows])
             rows = cursor.fetchall()
         if not rows:
             return
@@ -87,38 +229,53 @@ def day_range_where(first: dt.date, last: dt.date) -> tuple[str, list]:
     return "e.gaming_day BETWEEN %s AND %s", [first, last]
 
 
-def day_range_positions(first: dt.date, last: dt.date, head: Head) -> tuple[int, int] | None:
-    """The first and last position of an event of these gaming days, or None.
+def day_range_positions(first: dt.date, last: dt.date, head: Head
+                        ) -> dict[str, tuple[int, int]] | None:
+    """Per database, the first and last position of an event of these gaming days; None if none.
 
-    One probe of the (gaming_day, position) index, so that reading a day at
-    the end of a long log does not walk the postings before it.
+    One probe of the (gaming_day, position) index per database holding
+    books, so that reading a day at the end of a long log does not walk the
+    postings before it.
     """
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT min(position), max(position) FROM ledger_event"
-                       " WHERE gaming_day BETWEEN %s AND %s AND position <= %s",
-                       [first, last, head.position])
-        low, high = cursor.fetchone()
-    return None if low is None else (low, high)
+    found: dict[str, tuple[int, int]] = {}
+    for database in head.databases():
+        bound, params = head.bound("position", database)
+        if bound == "false":
+            continue
+        with connections[database].cursor() as cursor:
+            cursor.execute("SELECT min(position), max(position) FROM ledger_event"
+                           f" WHERE gaming_day BETWEEN %s AND %s AND {bound}",
+                           [first, last, *params])
+            low, high = cursor.fetchone()
+        if low is not None:
+            found[database] = (low, high)
+    return found or None
 
 
 def entity_venues(head: Head) -> dict[str, dict[str, str]]:
     """Map poker tables, house-game tables, tournaments and machines to their venues.
 
     Read from the log (the events that opened them), not from the apps'
-    projections, so a report at an old head sees what the log said then.
+    projections, so a report at an old head sees what the log said then;
+    from every database holding books (the maps merge).
     """
     kinds = {"poker.table_opened": ("poker_table", "table_id"),
              "games.table_opened": ("game_table", "table_id"),
              "tournaments.tournament_announced": ("tournament", "tournament_id"),
              "machines.machine_registered": ("machine", "machine_id")}
     entities: dict[str, dict[str, str]] = {kind: {} for kind, _ in kinds.values()}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT type, payload->>'table_id', payload->>'tournament_id',"
-            " payload->>'machine_id', payload->>'venue'"
-            " FROM ledger_event WHERE type = ANY(%s) AND position <= %s",
-            [list(kinds), head.position])
-        for event_type, table_id, tournament_id, machine_id, venue in cursor.fetchall():
+    for database in head.databases():
+        bound, params = head.bound("position", database)
+        if bound == "false":
+            continue
+        with connections[database].cursor() as cursor:
+            cursor.execute(
+                "SELECT type, payload->>'table_id', payload->>'tournament_id',"
+                " payload->>'machine_id', payload->>'venue'"
+                f" FROM ledger_event WHERE type = ANY(%s) AND {bound} ORDER BY position",
+                [list(kinds), *params])
+            rows = cursor.fetchall()
+        for event_type, table_id, tournament_id, machine_id, venue in rows:
             kind, field = kinds[event_type]
             entity = {"table_id": table_id, "tournament_id": tournament_id,
                       "machine_id": machine_id}[field]

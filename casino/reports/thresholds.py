@@ -23,7 +23,8 @@ admin (Reports > Threshold reports):
 Every file sent (CSV or XLSX) is recorded through the runner as
 `reports.threshold_report_exported` (`export_report`): who, which report
 and gaming days, the format, the rows, the SHA-256 of the bytes and the
-ledger head the rows were read at; `build(..., up_to=head_position)` rebuilds
+ledger heads the rows were read at (the main book's `head_position`, every
+book's `heads`); `build(..., up_to=reading.head_of_record(payload))` rebuilds
 the same rows from the log later, so an auditor can check the digest.
 Showing a report on the screen records nothing.
 
@@ -39,9 +40,12 @@ import datetime as dt
 import io
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ledger.read import Event
+
+if TYPE_CHECKING:
+    from .reading import Head
 
 THRESHOLD_FIGURE = "aml.cdd.transaction_threshold"
 CASH_CAP_FIGURE = "aml.cash_payment.max"
@@ -112,14 +116,11 @@ class Cash:
     currency: str
 
 
-def cash_transactions(first: dt.date, last: dt.date, *, up_to: int | None = None
+def cash_transactions(first: dt.date, last: dt.date, *, up_to: "int | Head | None" = None
                       ) -> list[Cash]:
     """Every cash transaction of the gaming days, in log order (up to a position)."""
-    events = Event.objects.filter(gaming_day__range=(first, last), payload__has_key="cash")
-    if up_to is not None:
-        events = events.filter(position__lte=up_to)
-    events = (events.order_by("position").values_list("position", "occurred_at", "gaming_day",
-                                                "payload")[:ROWS_MAX])
+    events = _events_up_to(up_to, ("position", "occurred_at", "gaming_day", "payload"),
+                           gaming_day__range=(first, last), payload__has_key="cash")
     found = []
     for position, occurred_at, gaming_day, payload in events:
         cash = payload["cash"]
@@ -161,7 +162,7 @@ def _names(player_ids: Iterable[str]) -> dict[str, str]:
         id__in=set(player_ids)).values_list("id", "given_name", "family_name")}
 
 
-def cash_by_player_day(first: dt.date, last: dt.date, *, up_to: int | None = None
+def cash_by_player_day(first: dt.date, last: dt.date, *, up_to: "int | Head | None" = None
                        ) -> list[dict[str, Any]]:
     """Cash in and cash out per player, venue and gaming day, kept apart."""
     cash = cash_transactions(first, last, up_to=up_to)
@@ -193,7 +194,7 @@ def _near(amount: int, threshold: int | None) -> bool:
     return threshold is not None and amount * 100 >= threshold * NEAR_THRESHOLD_PERCENT
 
 
-def large_cash_log(first: dt.date, last: dt.date, *, up_to: int | None = None
+def large_cash_log(first: dt.date, last: dt.date, *, up_to: "int | Head | None" = None
                    ) -> list[dict[str, Any]]:
     """Cash transactions near (>= 90 %) or above the venue's CDD threshold."""
     cash = cash_transactions(first, last, up_to=up_to)
@@ -218,7 +219,7 @@ def large_cash_log(first: dt.date, last: dt.date, *, up_to: int | None = None
 def structuring_review(first: dt.date, last: dt.date, *,
                        window_days: int = STRUCTURING_WINDOW_DAYS,
                        near_min: int = STRUCTURING_NEAR_MIN,
-                       up_to: int | None = None) -> list[dict[str, Any]]:
+                       up_to: "int | Head | None" = None) -> list[dict[str, Any]]:
     """Players with `near_min`+ transactions just below the threshold within
     `window_days` gaming days, at any of the operator's venues."""
     cash = cash_transactions(first - dt.timedelta(days=window_days - 1), last, up_to=up_to)
@@ -269,15 +270,43 @@ def _exception_row(event) -> dict[str, Any]:
         "why": why, "event_position": event.position}
 
 
-def exception_report(first: dt.date, last: dt.date, *, up_to: int | None = None
+def exception_report(first: dt.date, last: dt.date, *, up_to: "int | Head | None" = None
                      ) -> list[dict[str, Any]]:
     """Corrections, voids, overrides, disputes and refused approvals of the days."""
-    events = Event.objects.filter(gaming_day__range=(first, last),
-                                  type__in=list(EXCEPTION_TYPES))
-    if up_to is not None:
-        events = events.filter(position__lte=up_to)
-    events = events.order_by("position")[:ROWS_MAX]
+    events = _events_up_to(up_to, None, gaming_day__range=(first, last),
+                           type__in=list(EXCEPTION_TYPES))
     return [_exception_row(event) for event in events]
+
+
+def _events_up_to(up_to: "int | Head | None", values: tuple[str, ...] | None,
+                  **filters: Any) -> list:
+    """The events matching `filters` within the head, in position order (at most ROWS_MAX).
+
+    `up_to`: a Head (every book up to its own head, each read in the
+    database that holds it, issue 19), a main-book position (reports
+    recorded before books), or None (the heads now).
+    """
+    from django.db import DEFAULT_DB_ALIAS
+    from django.db.models import Q
+
+    from .reading import Head, head_at
+
+    if up_to is None:
+        up_to = head_at()
+    if not isinstance(up_to, Head):
+        up_to = Head(up_to, "")     # the main book up to that position
+    found: list = []
+    for database in up_to.databases():
+        within = Q(pk__in=[])
+        for book in up_to.book_heads():
+            if book.database == database and book.position > book.base:
+                within |= Q(position__range=(book.base + 1, book.position))
+        events = Event.objects if database == DEFAULT_DB_ALIAS else Event.objects.using(database)
+        events = events.filter(within, **filters).order_by("position")
+        found += list((events if values is None else events.values_list(*values))[:ROWS_MAX])
+    if len(up_to.databases()) > 1:
+        found.sort(key=lambda event: event[0] if values is not None else event.position)
+    return found[:ROWS_MAX]
 
 
 BUILDERS = {"cash_by_player_day": cash_by_player_day, "large_cash_log": large_cash_log,
@@ -286,7 +315,7 @@ MONEY_COLUMNS = frozenset({"cash_in", "cash_out", "cdd_threshold", "cash_payment
                            "amount", "near_total"})
 
 
-def build(report: str, first: dt.date, last: dt.date, *, up_to: int | None = None
+def build(report: str, first: dt.date, last: dt.date, *, up_to: "int | Head | None" = None
           ) -> list[dict[str, Any]]:
     """A report's rows; with `up_to`, from the log up to that position only."""
     if report not in BUILDERS:
@@ -405,7 +434,7 @@ def export_report(report: str, first: dt.date, last: dt.date, *, format: str, ac
     if format not in EXPORT_FORMATS:
         raise ValueError(f"unknown format {format!r}; one of {', '.join(EXPORT_FORMATS)}")
     head = head_at()
-    rows = build(report, first, last, up_to=head.position)
+    rows = build(report, first, last, up_to=head)
     body = render(report, rows, format, created=_created(head))
     digest = hashlib.sha256(body).hexdigest()
     recorded = record_threshold_export(

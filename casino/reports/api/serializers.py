@@ -54,8 +54,12 @@ class CloseSerializer(StrictSerializer):
 
     venue = serializers.CharField()
     gaming_day = serializers.DateField()
-    head_position = serializers.IntegerField()
+    head_position = serializers.IntegerField(help_text="The main book's head.")
     head_hash = serializers.CharField()
+    heads = serializers.DictField(
+        child=serializers.DictField(), required=False,
+        help_text="Every book's head, by book key: {position, hash} (issue 19; closes"
+                  " recorded before books have none).")
     reconciled = serializers.BooleanField()
     differences = serializers.ListField(child=serializers.DictField())
     checks = serializers.DictField(child=serializers.BooleanField())

@@ -38,7 +38,10 @@ def test_the_seal_records_the_verified_head_and_where_the_day_ends(seeded_day, m
         "gaming_day": DAY.isoformat(), "head_position": next_day,
         "head_hash": Event.objects.get(position=next_day).hash,
         "day_last_position": last_of_day.position, "day_last_hash": last_of_day.hash,
-        "day_events": day_events, "verified_events": next_day}
+        "day_events": day_events, "verified_events": next_day,
+        # Every book's head (issue 19): here the main book alone.
+        "heads": {"main": {"position": next_day,
+                           "hash": Event.objects.get(position=next_day).hash}}}
     row = DaySeal.objects.get(gaming_day=DAY)
     assert (row.head_position, row.day_last_position) == (next_day, last_of_day.position)
 
@@ -81,7 +84,7 @@ def test_a_chain_that_does_not_verify_is_recorded_and_not_sealed(seeded_day, mon
     """The refusal names the first bad position; the day stays unsealed, so a
     later run (once the chain is sound) seals it."""
     monkeypatch.setattr("casino.clock.now", lambda: DAY_AFTER)
-    monkeypatch.setattr("casino.reports.commands.verify_chain",
+    monkeypatch.setattr("casino.compliance.verification.verify_chain",
                         lambda: VerifyResult(False, 41, 60, 42, "content does not match"))
     with pytest.raises(ReportsError) as refused:
         commands.seal_day(gaming_day=DAY)
