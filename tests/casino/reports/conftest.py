@@ -139,6 +139,11 @@ def play_tournament(a: str, b: str, c: str) -> str:
 
 @pytest.fixture
 def seeded_day(venues) -> Seeded:
+    return seed_day()
+
+
+def seed_day() -> Seeded:
+    """Play the seeded day through the real commands (the venues registered)."""
     players = [make_player().id for _ in range(10)]
     for player_id in players[:8]:
         _deposit(player_id, ROOM, 1_000_00)
