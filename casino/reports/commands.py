@@ -37,7 +37,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from django.db import connection
+from django.db import connection, connections
 from django.utils import timezone
 
 from casino import clock
@@ -171,10 +171,13 @@ class SealDay(_Recording):
         # The main book's head (with several books the events counted are
         # every book's), and every book's head, read before the walk.
         head_position = verified.head_position
-        return {"now": now, "payload": {
+        payload = {
             "gaming_day": gaming_day.isoformat(), "head_position": head_position,
             "head_hash": _hash_at(head_position), "heads": heads,
-            **_day_end(gaming_day, head_position), "verified_events": verified.events}}
+            **_day_end(gaming_day, head_position), "verified_events": verified.events}
+        if set(heads) - {"main"}:
+            payload["day_ends"] = _day_ends(gaming_day, heads)
+        return {"now": now, "payload": payload}
 
     def decide(self, context: dict) -> Decision:
         # A seal belongs to the gaming day it seals.
@@ -352,3 +355,42 @@ def _day_end(day: dt.date, head_position: int) -> dict[str, Any]:
     last_position = last_position or 0
     return {"day_last_position": last_position, "day_last_hash": _hash_at(last_position),
             "day_events": day_events}
+
+
+def _day_ends(day: dt.date, heads: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Where the day's events end in each book, up to the book's sealed head:
+    {key: {day_last_position, day_last_hash, day_events}} (books other than
+    main; the main book's are the payload's own keys). Two statements per
+    database holding books."""
+    from .reading import head_at
+
+    head = head_at(books={key: int(value["position"]) for key, value in heads.items()})
+    ends: dict[str, dict[str, Any]] = {}
+    for database in head.databases():
+        books = [book for book in head.book_heads()
+                 if book.database == database and book.book != 1]
+        if not books:
+            continue
+        bound, params = head.bound("position", database)
+        with connections[database].cursor() as cursor:
+            cursor.execute(
+                "SELECT book, max(position) FILTER (WHERE gaming_day <= %s),"
+                " count(*) FILTER (WHERE gaming_day = %s)"
+                f" FROM ledger_event WHERE {bound} GROUP BY book", [day, day, *params])
+            found = {book: (last or 0, events) for book, last, events in cursor.fetchall()}
+            lasts = [last for last, _ in found.values() if last]
+            cursor.execute("SELECT position, hash FROM ledger_event WHERE position = ANY(%s)",
+                           [lasts])
+            hashes = dict(cursor.fetchall())
+        for book in books:
+            last, events = found.get(book.book, (0, 0))
+            ends[book.key] = {"day_last_position": last or book.base,
+                              "day_last_hash": hashes.get(last) or _genesis(),
+                              "day_events": events}
+    return ends
+
+
+def _genesis() -> str:
+    from ledger import GENESIS_HASH
+
+    return GENESIS_HASH

@@ -38,7 +38,9 @@ otherwise):
                       thresholds.build(..., up_to=head_of_record(payload)))
     day_sealed        gaming_day, head_position, head_hash, heads,
                       day_last_position, day_last_hash, day_events,
-                      verified_events
+                      verified_events, and with books other than main
+                      day_ends{key: {day_last_position, day_last_hash,
+                      day_events}} (each book's, up to its sealed head)
     seal_refused      gaming_day, bad_position, problem, verified_events
 """
 

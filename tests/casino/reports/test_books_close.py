@@ -250,3 +250,56 @@ def test_the_chain_verification_records_every_books_head(two_ways):
     assert heads == two_ways.heads()
     assert set(heads) >= {"main", TWO}
     assert result.head_position == two_ways.position
+
+
+def test_the_seal_records_where_the_day_ends_in_every_book(two_ways):
+    """A seal names each book's head and the day's last event and count in it."""
+    from casino.reports.commands import seal_day
+    from ledger.models import Event
+
+    sealed = seal_day(gaming_day=DAY, actor="t",
+                      at=dt.datetime(2026, 6, 18, 12, tzinfo=dt.timezone.utc))
+    payload = sealed.payload
+    assert set(payload["heads"]) >= {"main", TWO}
+    assert payload["heads"]["main"]["position"] == two_ways.position
+    book = book_id(TWO)
+    events = Event.objects.filter(book=book)
+    last = events.filter(gaming_day__lte=DAY).order_by("-position").first()
+    assert payload["day_ends"][TWO] == {
+        "day_last_position": last.position, "day_last_hash": last.hash,
+        "day_events": events.filter(gaming_day=DAY).count()}
+    assert payload["day_ends"][TWO]["day_events"] >= 4
+    main = Event.objects.filter(book=1, gaming_day__lte=DAY, position__lte=two_ways.position
+                                ).order_by("-position").first()
+    assert payload["day_last_position"] == main.position
+
+
+def test_export_journal_reproduces_an_export_at_every_books_recorded_head(two_ways, tmp_path):
+    """--heads KEY=N,... reads each book up to the head an export recorded."""
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from ledger.models import Event
+
+    first = tmp_path / "first.csv"
+    call_command("export_journal", "--from", DAY.isoformat(), "--to", DAY.isoformat(),
+                 "--out", str(first), "--no-progress")
+    recorded = Event.objects.filter(type="reports.journal_exported").order_by("position")[0]
+    heads = recorded.payload["heads"]
+    assert set(heads) >= {"main", TWO}
+    # Later events of the day on both books; the export at the recorded heads is the same.
+    _write([_event(TWO, f"player/{TWO}-bob", "cage.deposited", DAY,
+                   [(f"cage/{TWO}/cash", 2_000), (f"player/{TWO}-bob/account", -2_000)])],
+           TWO)
+    again = tmp_path / "again.csv"
+    call_command("export_journal", "--from", DAY.isoformat(), "--to", DAY.isoformat(),
+                 "--out", str(again), "--no-progress", "--heads",
+                 ",".join(f"{key}={value['position']}" for key, value in heads.items()))
+    assert again.read_bytes() == first.read_bytes()
+    now = tmp_path / "now.csv"
+    call_command("export_journal", "--from", DAY.isoformat(), "--to", DAY.isoformat(),
+                 "--out", str(now), "--no-progress")
+    assert now.read_bytes() != first.read_bytes()
+    with pytest.raises(CommandError):
+        call_command("export_journal", "--from", DAY.isoformat(), "--to", DAY.isoformat(),
+                     "--out", str(now), "--heads", "main")

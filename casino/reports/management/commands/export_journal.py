@@ -4,8 +4,10 @@ Writes the journal of gaming days D1..D2 (and its trial balance) and records
 the export (reports.journal_exported) with the file's SHA-256 and the head.
 CSV writes two files, PATH (the journal) and PATH's stem plus
 "-trial-balance.csv", one recorded export each; XLSX writes one workbook with
-both sheets. --head N exports as of ledger position N (to reproduce an
-earlier export byte for byte).
+both sheets. --head N exports as of main-book position N (an export
+recorded before books); --heads KEY=N,KEY=N as of every book's recorded head
+(`heads` in reports.journal_exported), to reproduce an earlier export byte
+for byte.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ class Command(BaseCommand):
         parser.add_argument("--to", dest="last", required=True, help="last gaming day")
         parser.add_argument("--format", choices=FORMATS, default="csv")
         parser.add_argument("--out", required=True, help="file to write")
-        parser.add_argument("--head", type=int, default=None, help="ledger position")
+        parser.add_argument("--head", type=int, default=None,
+                            help="the main book's position")
+        parser.add_argument("--heads", default=None,
+                            help="every book's position: KEY=N,KEY=N (issue 19)")
         parser.add_argument("--actor", default="manage.py")
         parser.add_argument("--no-progress", action="store_true",
                             help="Hide the progress bar (shown on a terminal only).")
@@ -45,7 +50,8 @@ class Command(BaseCommand):
             raise CommandError("--from and --to must be ISO dates, e.g. 2026-06-16") from None
         out = Path(options["out"])
         try:
-            head = head_at(options["head"])
+            head = (head_at(books=_heads(options["heads"])) if options["heads"]
+                    else head_at(options["head"]))
             if options["format"] == "xlsx":
                 self._xlsx(first, last, head, out, options["actor"])
             else:
@@ -88,3 +94,13 @@ class Command(BaseCommand):
                           f" {export.trial_balance.rows} trial balance rows, sha256"
                           f" {export.sha256}, head #{head.position}, recorded as event"
                           f" #{recorded.position}")
+
+
+def _heads(text: str) -> dict[str, int]:
+    heads = {}
+    for part in text.split(","):
+        key, sep, position = part.strip().partition("=")
+        if not sep or not key or not position.strip().isdigit():
+            raise CommandError("--heads is KEY=N,KEY=N (a book key and its position)")
+        heads[key] = int(position)
+    return heads
