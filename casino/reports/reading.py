@@ -135,6 +135,19 @@ def head_at(position: int | None = None, *, books: Mapping[str, int] | None = No
     return Head(main.position, main.hash, tuple(named))
 
 
+def parse_heads(text: str) -> dict[str, int]:
+    """Book heads named as text, `KEY=N,KEY=N` (the CLI's --heads, the API's `heads`)."""
+    heads: dict[str, int] = {}
+    for part in text.split(","):
+        key, sep, position = part.strip().partition("=")
+        if not sep or not key or not position.strip().isdigit():
+            raise ReportsError(ReportsErrorCode.INVALID_REQUEST,
+                               "heads are KEY=N,KEY=N: a book key and its position",
+                               heads=text)
+        heads[key] = int(position)
+    return heads
+
+
 def head_of_record(payload: Mapping[str, Any]) -> Head:
     """The head a recorded close or export was read at (its `heads`, else its main head)."""
     heads = payload.get("heads")

@@ -6,7 +6,8 @@ first (constant memory), recorded, then streamed from it in chunks by a
 generator that closes the file when the last chunk is sent (or the client
 goes away), whatever server runs it.
 Headers name the head the export was read at, so the person downloading
-can find the export's event: X-Ledger-Head-Position, X-Ledger-Head-Hash,
+can find the export's event: X-Ledger-Head-Position, X-Ledger-Head-Hash
+(the main book's), X-Ledger-Heads (every book's position, KEY=N,...),
 and for XLSX X-Export-SHA256 and X-Export-Event-Position.
 """
 
@@ -22,20 +23,20 @@ from casino.replicas.router import (REPLICA, on_primary, reading_from_replica, r
 from . import commands
 from .errors import ReportsError
 from .journal import CsvExport, write_xlsx
-from .reading import head_at
+from .reading import Head, head_at, parse_heads
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
-                     head_position: int | None, actor: str):
+                     head_position: int | None, actor: str, heads: str | None = None):
     """Return the export as a streamed response; the export records itself.
 
     The journal is read from the replica when it is fresh (issue 19 point
     6, casino/replicas), the whole export where its head was read; the
     record is written on the primary.
     """
-    alias, head = _read_head(head_position)
+    alias, head = _read_head(head_position, heads)
     name = f"journal-{first.isoformat()}-{last.isoformat()}"
     if format == "xlsx":
         with reading_in(alias):
@@ -71,22 +72,30 @@ def journal_response(*, first: dt.date, last: dt.date, format: str, part: str,
         response["Content-Disposition"] = f'attachment; filename="{name}{suffix}.csv"'
     response["X-Ledger-Head-Position"] = str(head.position)
     response["X-Ledger-Head-Hash"] = head.hash
+    response["X-Ledger-Heads"] = ",".join(
+        f"{key}={value['position']}" for key, value in head.heads().items())
     return response
 
 
-def _read_head(head_position: int | None):
+def _read_head(head_position: int | None, heads: str | None = None):
     """Return where the export reads and its head: the replica's when fresh, else the primary's.
 
     A head the client names that the replica has not replayed yet is read
-    on the primary, as is everything after it.
+    on the primary, as is everything after it. `heads` (KEY=N,...) names
+    every book's head, `head_position` the main book's alone.
     """
+    named = parse_heads(heads) if heads else None
+
+    def read() -> Head:
+        return head_at(books=named) if named else head_at(head_position)
+
     with reading_from_replica() as alias:
         try:
-            return alias, head_at(head_position)
+            return alias, read()
         except ReportsError:
             if alias != REPLICA:
                 raise
-    return "default", head_at(head_position)
+    return "default", read()
 
 
 CHUNK_BYTES = 64 * 1024

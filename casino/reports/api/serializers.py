@@ -22,6 +22,11 @@ class JournalQuerySerializer(StrictSerializer):
         required=False, min_value=0,
         help_text="Export as of this ledger position (default: the head now); an export"
                   " recorded earlier is reproduced byte for byte at its head_position.")
+    heads = serializers.RegexField(
+        r"^[a-z][a-z0-9_-]{0,39}=\d+(,[a-z][a-z0-9_-]{0,39}=\d+)*$", required=False,
+        max_length=2_000,
+        help_text="Export as of every book's head, KEY=N,KEY=N (an export's recorded"
+                  " `heads`, issue 19); instead of `head`.")
 
     def get_fields(self):
         fields = super().get_fields()

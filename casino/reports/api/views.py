@@ -92,7 +92,7 @@ class JournalView(APIView):
         data = query.validated_data
         return journal_response(first=data["from"], last=data["to"], format=data["format"],
                                 part=data["part"], head_position=data.get("head"),
-                                actor=request.user.get_username())
+                                heads=data.get("heads"), actor=request.user.get_username())
 
 
 VENUE = OpenApiParameter("venue", location=OpenApiParameter.PATH, type=str)

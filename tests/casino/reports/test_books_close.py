@@ -303,3 +303,26 @@ def test_export_journal_reproduces_an_export_at_every_books_recorded_head(two_wa
     with pytest.raises(CommandError):
         call_command("export_journal", "--from", DAY.isoformat(), "--to", DAY.isoformat(),
                      "--out", str(now), "--heads", "main")
+
+
+def test_the_api_exports_at_every_books_head_and_names_them(two_ways):
+    """GET /api/v1/reports/journal?heads=KEY=N,... and the X-Ledger-Heads header."""
+    from casino.roles import Role
+    from tests.casino.api.conftest import client_for
+
+    client = client_for(Role.ACCOUNTANT)
+    query = {"from": DAY.isoformat(), "to": DAY.isoformat()}
+    first = client.get("/api/v1/reports/journal", query)
+    named = dict(part.split("=") for part in first["X-Ledger-Heads"].split(","))
+    assert {key: int(value) for key, value in named.items()} == {
+        book.key: book.position for book in two_ways.books}
+    data = b"".join(first.streaming_content)
+    _write([_event(TWO, f"cage/{TWO}/chips-sold", "cage.chips_bought", DAY,
+                   [(f"cage/{TWO}/cash", 1_000), (f"cage/{TWO}/chips", -1_000)])], TWO)
+    again = client.get("/api/v1/reports/journal", {**query, "heads": first["X-Ledger-Heads"]})
+    assert again.status_code == 200
+    assert b"".join(again.streaming_content) == data
+    now = client.get("/api/v1/reports/journal", query)
+    assert b"".join(now.streaming_content) != data
+    refused = client.get("/api/v1/reports/journal", {**query, "heads": "main"})
+    assert refused.status_code == 400

@@ -23,7 +23,7 @@ from casino.errors import CodedError
 
 from ...commands import record_export
 from ...journal import FORMATS, JOURNAL, TRIAL_BALANCE, CsvExport, write_xlsx
-from ...reading import head_at
+from ...reading import head_at, parse_heads
 
 
 class Command(BaseCommand):
@@ -50,7 +50,7 @@ class Command(BaseCommand):
             raise CommandError("--from and --to must be ISO dates, e.g. 2026-06-16") from None
         out = Path(options["out"])
         try:
-            head = (head_at(books=_heads(options["heads"])) if options["heads"]
+            head = (head_at(books=parse_heads(options["heads"])) if options["heads"]
                     else head_at(options["head"]))
             if options["format"] == "xlsx":
                 self._xlsx(first, last, head, out, options["actor"])
@@ -95,12 +95,3 @@ class Command(BaseCommand):
                           f" {export.sha256}, head #{head.position}, recorded as event"
                           f" #{recorded.position}")
 
-
-def _heads(text: str) -> dict[str, int]:
-    heads = {}
-    for part in text.split(","):
-        key, sep, position = part.strip().partition("=")
-        if not sep or not key or not position.strip().isdigit():
-            raise CommandError("--heads is KEY=N,KEY=N (a book key and its position)")
-        heads[key] = int(position)
-    return heads
