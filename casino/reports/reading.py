@@ -169,34 +169,45 @@ def _hash_at(position: int, book: BookHead) -> str:
             .get(position=position))
 
 
+Ranges = tuple[tuple[int, int], ...]
+
+
 def iter_pages(select: str, where: str, params: list, *, head: Head,
                page_rows: int = PAGE_ROWS_MAX,
-               positions: "Mapping[str, tuple[int, int]] | tuple[int, int] | None" = None
+               positions: "Mapping[str, Ranges] | tuple[int, int] | None" = None
                ) -> Iterator[list[tuple]]:
     """Yield pages of `select` rows, in (position, posting index) order.
 
     `select` must start with `e.position, p.index`; `where` filters events
-    `e` and postings `p` (the head's bound is added here). `positions`, the
-    first and last position the rows can be at in each database
-    (`day_range_positions`), lets the first page start there instead of
-    scanning the postings before the range. With books on several
+    `e` and postings `p` (the head's bound is added here). `positions`, per
+    database the first and last position the rows can be at in each of its
+    books (`day_range_positions`, within the head), bounds the scan to those
+    ranges instead of each book's whole range up to its head (a legacy pair
+    (first, last) is applied within the head's bound). With books on several
     databases, each database's pages are merged in position order.
     """
     assert 0 < page_rows <= PAGE_ROWS_MAX, "page size out of range"
-    databases = head.databases()
-    spans: dict[str, tuple[int, int]] = {}
-    for database in databases:
+    spans: dict[str, tuple[str, list, int]] = {}
+    for database in head.databases():
+        bound, bound_params = head.bound("p.event_id", database)
+        if bound == "false":
+            continue
         if positions is None:
-            spans[database] = (1, max(book.position for book in head.book_heads()))
+            spans[database] = (bound, bound_params, 1)
         elif isinstance(positions, tuple):
-            spans[database] = positions
-        elif database in positions:
-            spans[database] = positions[database]
+            first, last = positions
+            spans[database] = (f"{bound} AND p.event_id BETWEEN %s AND %s",
+                               [*bound_params, first, last], first)
+        elif positions.get(database):
+            ranges = positions[database]
+            spans[database] = ("(" + " OR ".join(["p.event_id BETWEEN %s AND %s"] * len(ranges))
+                               + ")", [value for pair in ranges for value in pair],
+                               min(low for low, _ in ranges))
     if len(spans) <= 1:
         for database, span in spans.items():
-            yield from _pages_in(database, select, where, params, head, page_rows, span)
+            yield from _pages_in(database, select, where, params, page_rows, span)
         return
-    merged = heapq.merge(*(_rows_in(database, select, where, params, head, page_rows, span)
+    merged = heapq.merge(*(_rows_in(database, select, where, params, page_rows, span)
                            for database, span in spans.items()),
                          key=lambda row: (row[0], row[1]))
     page: list[tuple] = []
@@ -209,26 +220,23 @@ def iter_pages(select: str, where: str, params: list, *, head: Head,
         yield page
 
 
-def _rows_in(database, select, where, params, head, page_rows, span) -> Iterator[tuple]:
-    for page in _pages_in(database, select, where, params, head, page_rows, span):
+def _rows_in(database, select, where, params, page_rows, span) -> Iterator[tuple]:
+    for page in _pages_in(database, select, where, params, page_rows, span):
         yield from page
 
 
-def _pages_in(database: str, select: str, where: str, params: list, head: Head,
-              page_rows: int, span: tuple[int, int]) -> Iterator[list[tuple]]:
-    first, last = span
-    bound, bound_params = head.bound("p.event_id", database)
-    if bound == "false" or first > last:
-        return
+def _pages_in(database: str, select: str, where: str, params: list, page_rows: int,
+              span: tuple[str, list, int]) -> Iterator[list[tuple]]:
+    bound, bound_params, first = span
     sql = (f"SELECT {select} FROM ledger_posting p JOIN ledger_event e"
            " ON e.position = p.event_id"
-           f" WHERE ({where}) AND {bound} AND p.event_id <= %s"
+           f" WHERE ({where}) AND {bound}"
            " AND (p.event_id, p.index) > (%s, %s)"
            " ORDER BY p.event_id, p.index LIMIT %s")
     after = (first - 1, 2**15)
     while True:
         with connections[database].cursor() as cursor:
-            cursor.execute(sql, [*params, *bound_params, last, after[0], after[1], page_rows])
+            cursor.execute(sql, [*params, *bound_params, after[0], after[1], page_rows])
             rows = cursor.fetchall()
         if not rows:
             return
@@ -243,25 +251,27 @@ def day_range_where(first: dt.date, last: dt.date) -> tuple[str, list]:
 
 
 def day_range_positions(first: dt.date, last: dt.date, head: Head
-                        ) -> dict[str, tuple[int, int]] | None:
-    """Per database, the first and last position of an event of these gaming days; None if none.
+                        ) -> dict[str, Ranges] | None:
+    """Per database, each book's first and last position of an event of these
+    gaming days, within the head; None if there is none anywhere.
 
     One probe of the (gaming_day, position) index per database holding
     books, so that reading a day at the end of a long log does not walk the
-    postings before it.
+    postings before it, nor (with several books) a book's later days.
     """
-    found: dict[str, tuple[int, int]] = {}
+    found: dict[str, Ranges] = {}
     for database in head.databases():
         bound, params = head.bound("position", database)
         if bound == "false":
             continue
         with connections[database].cursor() as cursor:
             cursor.execute("SELECT min(position), max(position) FROM ledger_event"
-                           f" WHERE gaming_day BETWEEN %s AND %s AND {bound}",
+                           f" WHERE gaming_day BETWEEN %s AND %s AND {bound}"
+                           f" GROUP BY (position - 1) / {BOOK_SPAN} ORDER BY 1",
                            [first, last, *params])
-            low, high = cursor.fetchone()
-        if low is not None:
-            found[database] = (low, high)
+            ranges = tuple((low, high) for low, high in cursor.fetchall())
+        if ranges:
+            found[database] = ranges
     return found or None
 
 
