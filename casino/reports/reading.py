@@ -246,6 +246,26 @@ def _pages_in(database: str, select: str, where: str, params: list, page_rows: i
         after = (rows[-1][0], rows[-1][1])
 
 
+def events_at(positions) -> list:
+    """The events at these positions (ledger Event rows), each read where its book
+    is placed, in position order. The main book's alone: one statement, as before
+    books; else one more for the directory and one per database holding them."""
+    positions = sorted(set(positions))
+    if all(position <= BOOK_SPAN for position in positions):
+        return list(Event.objects.filter(position__in=positions).order_by("position"))
+    where = {book: database for book, _, _, _, database in placed_heads()}
+    by_database: dict[str, list[int]] = {}
+    for position in positions:
+        database = where.get((position - 1) // BOOK_SPAN + 1)
+        if database is not None:
+            by_database.setdefault(database, []).append(position)
+    found = []
+    for database, wanted in by_database.items():
+        events = Event.objects if database == DEFAULT_DB_ALIAS else Event.objects.using(database)
+        found += events.filter(position__in=wanted)
+    return sorted(found, key=lambda event: event.position)
+
+
 def day_range_where(first: dt.date, last: dt.date) -> tuple[str, list]:
     return "e.gaming_day BETWEEN %s AND %s", [first, last]
 

@@ -48,7 +48,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ledger.read import Event
+from .reading import events_at
 
 TRANSMODES = {"cash": "K", "bank": "B", "account": "A", "chips": "C"}
 TRANSACTIONS_MAX = 500
@@ -108,7 +108,7 @@ def str_xml(case_id: str, *, officer_first: str, officer_last: str,
     alert = Alert.objects.filter(id=case.alert_id).first() if case.alert_id else None
     if alert is not None:
         positions.append(alert.raised_position)
-    events = Event.objects.filter(position__in=positions).order_by("position")
+    events = events_at(positions)      # each book's where it is placed (issue 19)
     players: dict[str, Any] = {}
     for event in events[:TRANSACTIONS_MAX]:
         p = event.payload

@@ -111,3 +111,16 @@ def test_one_more_set_of_statements_per_server_and_each_book_verified(venue_day)
     assert result.ok, result.problem
     book = next(book for book in venue_day.books if book.key == BOOK)
     assert heads[BOOK] == {"position": book.position, "hash": book.hash}
+
+
+def test_linked_events_are_read_on_their_books_servers(venue_day):
+    """A suspicious-transaction report's events (casino/reports/suspicious.py) are
+    read where each book lives."""
+    from casino.reports.reading import events_at
+    from ledger.models import Event
+
+    book = next(book for book in venue_day.books if book.key == BOOK)
+    on_main = Event.objects.filter(book=1).order_by("-position").first().position
+    found = events_at([book.position, on_main, book.position])
+    assert [event.position for event in found] == [on_main, book.position]
+    assert found[1].payload == {"venue": VENUE}
