@@ -493,6 +493,54 @@ def open_books(using: str = DEFAULT_DATABASE) -> list[BookRef]:
             if placed.get(book, (key, using))[1] == using]
 
 
+def _connected(alias: str) -> bool:
+    """Whether this process has a database connection configured for `alias`."""
+    from django.db import connections
+
+    return alias in connections.settings
+
+
+def placed_refs() -> list[tuple[BookRef, str]]:
+    """Every book and the database holding it, in id order, each once: where
+    the directory places it (ledger.placement.placed_books), if it is open
+    there (`open_books`).
+
+    Every book server holds an empty `main` of its own (migration 0007);
+    only the directory says which database's main is the book. A book placed
+    in a database this process has no connection for, or not open where it
+    is placed, is left out here; `missing_books` names it.
+    """
+    from .placement import placed_books
+
+    placed = [(book, key, database) for book, key, database in placed_books()
+              if _connected(database)]
+    held = {database: {ref.id for ref in open_books(database)}
+            for database in sorted({database for _, _, database in placed})}
+    return [(BookRef(book, key), database) for book, key, database in placed
+            if book in held[database]]
+
+
+def unreachable_books() -> list[tuple[str, str]]:
+    """(key, alias) of the books the directory places in a database this
+    process has no connection for (CASINO_BOOK_DATABASE_URLS lacks it)."""
+    return sorted((key, database) for key, database in _placed().values()
+                  if not _connected(database))
+
+
+def locate_book(book: int | str | BookRef, using: str) -> tuple[BookRef, str]:
+    """The book and the database to read it in.
+
+    With the directory's alias (what the commands and the daily seal pass),
+    a book is read where the directory places it, on whichever server;
+    with another alias, in that database (ValueError: not open there).
+    """
+    if using == DIRECTORY:
+        for ref, alias in placed_refs():
+            if book in (ref, ref.id, ref.key):
+                return ref, alias
+    return book_ref(book, using), using
+
+
 def book_ref(book: int | str | BookRef, using: str = DEFAULT_DATABASE) -> BookRef:
     """The open book given by id or key (ValueError when it is not open)."""
     if isinstance(book, BookRef):
@@ -731,7 +779,7 @@ def anchor(*, sealed_at: str | None = None, book: int | str = 1,
     main_file, key_file = _settings_paths(using)
     if main_file is None or key_file is None:
         return None
-    ref = book_ref(book, using)
+    ref, using = locate_book(book, using)
     seal_file = book_path(main_file, ref.key)
     with locked(seal_file, ref.id, using):
         seals, recorded, broken = load_sealed(seal_file, key_file, ref.key)
@@ -764,16 +812,26 @@ def anchor_books(*, sealed_at: str | None = None,
                  using: str = DEFAULT_DATABASE) -> dict[str, dict | None]:
     """Seal every open book, each on its own (`anchor`): {book key: its new seal or None}.
 
+    With the directory's alias (the default), every book wherever the
+    directory places it, each read on its own server (`placed_refs`);
+    with another alias, the books that database holds.
     A book that fails does not stop the others from being sealed; then
     SealingFailed names it, after the rest are sealed.
     """
     sealed: dict[str, dict | None] = {}
     failures: dict[str, str] = {}
-    for ref in open_books(using):
+    located = (placed_refs() if using == DIRECTORY
+               else [(ref, using) for ref in open_books(using)])
+    for ref, database in located:
         try:
-            sealed[ref.key] = anchor(sealed_at=sealed_at, book=ref, using=using)
+            sealed[ref.key] = anchor(sealed_at=sealed_at, book=ref, using=database)
         except ValueError as error:
             failures[ref.key] = str(error)
+    main_file, key_file = _settings_paths(using)
+    if using == DIRECTORY and main_file is not None and key_file is not None:
+        for key, database in unreachable_books():
+            failures[key] = (f"book {key} is placed in {database}, a database this process"
+                             " has no connection for: not sealed")
     if failures:
         raise SealingFailed(sealed, failures)
     return sealed
@@ -788,6 +846,8 @@ def missing_books(main_file: Path, books: Sequence[BookRef],
     while `using` has no such book, or a seal file (found by its sibling
     name of `main_file`) of a key the directory does not know. A main file
     without a suffix has no siblings to tell apart and is not searched.
+    With the directory's alias, a book placed in a database this process
+    cannot reach is a failure too (`unreachable_books`): it is not checked.
     """
     import glob
     import re
@@ -801,6 +861,12 @@ def missing_books(main_file: Path, books: Sequence[BookRef],
                           " such book (removed)", key)
                 for key, database in sorted(_placed().values())
                 if database == using and key not in held]
+    if using == DIRECTORY:
+        failures += [SealCheck(False, 0, 0, None, None,
+                               f"the directory places book {key} in {database}, a database"
+                               " this process has no connection for: it is not checked",
+                               key)
+                     for key, database in unreachable_books()]
     main_file = Path(main_file)
     if not main_file.suffix:
         return failures
@@ -821,16 +887,23 @@ def verify_seals(using: str = DEFAULT_DATABASE, book: int | str | None = None
     None: no seal file configured, or none written yet. Otherwise the first
     failure (its `book` says whose, its position is the book's own), or an
     OK check that counts every book's seals and sealed events. With every
-    book, a book gone whole is a failure (`missing_books`).
+    book, a book gone whole is a failure (`missing_books`). With the
+    directory's alias (the default), each book is checked where the
+    directory places it (`placed_refs`), on whichever server.
     """
     main_file, key_file = _settings_paths(using)
     if main_file is None or key_file is None:
         return None
-    refs = open_books(using) if book is None else [book_ref(book, using)]
+    if book is not None:
+        located = [locate_book(book, using)]
+    elif using == DIRECTORY:
+        located = placed_refs()
+    else:
+        located = [(ref, using) for ref in open_books(using)]
     public_key = None
     seal_count = sealed_size = 0
     found = False
-    for ref in refs:
+    for ref, database in located:
         seal_file = book_path(main_file, ref.key)
         if not seal_file.exists():
             continue
@@ -840,13 +913,15 @@ def verify_seals(using: str = DEFAULT_DATABASE, book: int | str | None = None
         recorded, broken = check_seal_file(seals, public_key, ref.key)
         if broken is not None:
             return broken
-        check = compare_log(recorded, seals, _live_chain(ref, using))
+        check = compare_log(recorded, seals, _live_chain(ref, database))
         if not check.ok:
             return replace(check, book=ref.key)
         seal_count, sealed_size = seal_count + check.seals, sealed_size + check.sealed_size
     if book is None:
-        for missing in missing_books(main_file, refs, using):
-            return missing
+        for database in sorted({database for _, database in located} | {using}):
+            held = [ref for ref, alias in located if alias == database]
+            for missing in missing_books(main_file, held, database):
+                return missing
     if not found:
         return None
     return SealCheck(True, seal_count, sealed_size)

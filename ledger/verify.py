@@ -314,8 +314,9 @@ def verify_ledger(progress: Callable[[int], None] | None = None, *,
 
         seal_file, key_file = seals.settings_paths(using)
         if seal_file is not None and key_file is not None:
-            books = seals.open_books(using)
-            with seals.locked_books(books, using):
+            # Each book where the directory places it (ledger.seals.placed_refs).
+            books = _sealed_books(using)
+            with seals.locked_books([ref for ref, _ in books], using):
                 return _in_snapshot(lambda: _verify_from_last_seal(
                     progress, rate, audit, books=books, using=using), using)
     return _in_snapshot(lambda: _verify_everything(progress, rate, using), using)
@@ -374,14 +375,32 @@ def _verify_placed_elsewhere(chain: VerifyResult) -> VerifyResult:
     return chain
 
 
+def _sealed_books(using: str) -> list:
+    """(book, database) of every book the seals of `using` cover: with the
+    directory's alias, every book where the directory places it; else the
+    books `using` holds (ledger.seals)."""
+    from . import seals
+
+    if using == seals.DIRECTORY:
+        return seals.placed_refs()
+    return [(ref, using) for ref in seals.open_books(using)]
+
+
 def _sealed_failure(failed, *, using: str, book=None, **fields) -> VerifyResult:
     """A seal check's failure (ledger.seals.SealCheck, in the book's own
-    positions) as a VerifyResult at the log's position, naming the book."""
+    positions) as a VerifyResult at the log's position, naming the book.
+
+    The book is looked up where the directory places it (`using` being the
+    directory's alias), so a book on another server has its position too.
+    """
     from . import seals
 
     key = failed.book or MAIN_BOOK_KEY
     try:
-        ref = book if book is not None else seals.book_ref(key, using)
+        if book is not None:
+            ref = book
+        else:
+            ref, using = seals.locate_book(key, using)
     except ValueError:   # a book the database no longer has
         ref = None
     position = (None if ref is None or failed.bad_position is None
@@ -411,28 +430,28 @@ def _verify_from_last_seal(progress, rate, audit: int = 0, *, books=None,
     if seal_file is None or key_file is None:
         return _verify_everything(progress, rate, using)
     if books is None:
-        books = seals.open_books(using)
+        books = _sealed_books(using)
     results: list[VerifyResult] = []
     passed = []      # (book, its seal file, its seals, recorded hashes, new hashes)
     any_sealed = False
-    for ref in books:
+    for ref, database in books:     # each book read in its own database
         book_file = seals.book_path(seal_file, ref.key)
         sealed, recorded, broken = seals.load_sealed(book_file, key_file, ref.key)
         since = len(recorded)
         any_sealed = any_sealed or since > 0
-        failed = broken or seals.check_anchor(recorded, sealed, ref, using)
+        failed = broken or seals.check_anchor(recorded, sealed, ref, database)
         audited = 0
         if failed is None:
             failed, audited = seals.audit_sealed(recorded, sealed, book_file, audit, ref,
-                                                 using)
+                                                 database)
         if failed is not None:
-            results.append(_sealed_failure(failed, using=using, book=ref, since=since,
+            results.append(_sealed_failure(failed, using=database, book=ref, since=since,
                                            audited=audited))
             continue
         new: list[str] = []
         result = verify_chain(progress, after=ref.base + since,
                               prev_hash=recorded[-1] if recorded else GENESIS_HASH,
-                              rate=rate, hashes=new, book=ref.id, using=using)
+                              rate=rate, hashes=new, book=ref.id, using=database)
         result = replace(result, sealed=since, since=since, book=ref.key, audited=audited)
         if not result.ok:
             results.append(replace(result, last_good_seal=sealed[-1]["tree_size"]
@@ -440,15 +459,19 @@ def _verify_from_last_seal(progress, rate, audit: int = 0, *, books=None,
             continue
         # With no seal yet, every account of the book, posted to or not.
         failed_balance = _verify_balances(result, after=ref.base + since if since else None,
-                                          book=ref.id, using=using)
+                                          book=ref.id, using=database)
         if failed_balance is not None:
             results.append(replace(failed_balance, book=ref.key, since=since, sealed=since,
                                    read=result.read))
             continue
         passed.append((ref, book_file, sealed, recorded, new))
         results.append(replace(result, sealed=since + len(new)))
-    for missing in seals.missing_books(seal_file, books, using):
-        results.append(_sealed_failure(missing, using=using))
+    missing = {}     # each failure once, though every database's walk finds the seal files
+    for database in sorted({database for _, database in books} | {using}):
+        held = [ref for ref, alias in books if alias == database]
+        for gone in seals.missing_books(seal_file, held, database):
+            missing.setdefault((gone.book, gone.problem), gone)
+    results += [_sealed_failure(gone, using=using) for gone in missing.values()]
     if not any_sealed and all(result.ok for result in results):
         # No seal anywhere yet: this is the full run, projections included.
         failed_projection = _verify_projections(_combined(results))

@@ -324,14 +324,23 @@ def test_a_book_removed_whole_is_named(books, directory_row_too):
 
 
 def test_a_moved_books_frozen_copy_is_not_sealed_here(books):
-    """A book the directory places in another database is left to that
-    database's run: what this one holds of it is a moved book's frozen copy."""
+    """A book the directory places in another database is read there, never
+    here: what this one holds of it is a moved book's frozen copy. Placed in
+    a database this process has no connection for, the book is named (it
+    cannot be checked) and not sealed, and main is still sealed.
+    (tests/placement/test_seals_placed.py: a book on another server.)"""
     _tamper(("UPDATE ledger_placement SET database = 'elsewhere' WHERE key = %s", [TALLINN]))
     assert [book.key for book in seals.open_books()] == [MAIN]
     _grow(MAIN, 9)
     result = verify_ledger(incremental=True)
-    assert (result.ok, [r.book for r in result.books]) == (True, [MAIN]), str(result)
+    assert (result.ok, result.book) == (False, TALLINN), str(result)
+    assert "places book tallinn in elsewhere, a database this process has no" in str(result)
+    assert [r.book for r in result.books] == [MAIN, TALLINN]
     assert _sizes(_seal_files(books)[TALLINN]) == [3, 5]
+    assert _sizes(_seal_files(books)[MAIN]) == [6, 8, 9]
+    with pytest.raises(seals.SealingFailed) as failed:
+        seals.anchor_books()
+    assert list(failed.value.failures) == [TALLINN]
 
 
 def test_an_edited_balance_in_tallinn_is_named_with_its_book(books):
