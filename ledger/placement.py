@@ -259,11 +259,11 @@ def _move_back(key: str, book: int, from_database: str, to_database: str,
     old head's hash at the old head's position (else nothing is frozen and
     ValueError says why), and the old copy's chain verifies as it stands
     (frozen, so its walk needs no lock; else RuntimeError, nothing frozen).
-    Then: freeze the live copy; in one
-    transaction of `to_database`, unfreeze the old copy, copy only the
-    events after its head (and their idempotency keys) through its
-    triggers, and verify that tail against the frozen live head; then switch
-    the directory. The copy left behind stays frozen.
+    Then: freeze the live copy; in one transaction of `to_database`,
+    unfreeze the old copy, copy only the events after its head (and their
+    idempotency keys) through its triggers, and verify that tail against
+    the frozen live head; then switch the directory. The copy left behind
+    stays frozen.
 
     Unfreezing: the head guard lets no role clear `read_only` (migration
     0008 has a function that sets it only), so the tables' owner switches
