@@ -265,12 +265,11 @@ def _move_back(key: str, book: int, from_database: str, to_database: str,
     the frozen live head; then switch the directory. The copy left behind
     stays frozen.
 
-    Unfreezing: the head guard lets no role clear `read_only` (migration
-    0008 has a function that sets it only), so the tables' owner switches
-    the guard off for that one UPDATE inside the transaction and on again
-    before the copy: ALTER TABLE takes a SHARE ROW EXCLUSIVE lock on
-    `ledger_head`, so no other session sees the guard off, and appends to
-    the other books of `to_database` wait for the tail's copy to commit.
+    Unfreezing: `ledger_unfreeze_book(book, position, hash)` (migration
+    0014, the owner only) clears `read_only` only on a copy frozen at
+    exactly that head; the head guard lets nothing else through. It locks
+    that book's head row alone, so the other books of `to_database` keep
+    appending while the tail is copied.
     All of it commits together or not at all, so a writer with a stale
     directory entry can never append to the old copy at its old head (it
     waits on the head row and appends after the copied tail).
@@ -298,13 +297,11 @@ def _move_back(key: str, book: int, from_database: str, to_database: str,
     frozen_head = heads(using=from_database)[book]
     with transaction.atomic(using=to_database):
         with connections[to_database].cursor() as cursor:
-            cursor.execute("ALTER TABLE ledger_head DISABLE TRIGGER ledger_head_guard_rows")
-            cursor.execute("UPDATE ledger_head SET read_only = false WHERE id = %s"
-                           " AND read_only AND position = %s AND hash = %s",
+            # Only if frozen at exactly that head (migration 0014).
+            cursor.execute("SELECT ledger_unfreeze_book(%s::smallint, %s, %s)",
                            [book, *old_head])
-            unfrozen = cursor.rowcount
-            cursor.execute("ALTER TABLE ledger_head ENABLE TRIGGER ledger_head_guard_rows")
-        if unfrozen != 1:
+            unfrozen = cursor.fetchone()[0]
+        if not unfrozen:
             raise RuntimeError(f"the old copy of book {key} in {to_database} changed while"
                                " moving back onto it")
         _copy_after(book, old_head[0], from_database, to_database)
