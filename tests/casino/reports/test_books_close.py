@@ -329,3 +329,19 @@ def test_the_api_exports_at_every_books_head_and_names_them(two_ways):
     assert b"".join(now.streaming_content) != data
     refused = client.get("/api/v1/reports/journal", {**query, "heads": "main"})
     assert refused.status_code == 400
+
+
+def test_books_in_one_database_cost_the_close_no_statement_more(two_ways):
+    """The heads in one statement; the close's five statements whatever the books."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as heads:
+        head_at()
+    main_only = head_at(two_ways.position)
+    with CaptureQueriesContext(connection) as one_book:
+        compute_close(ONE, DAY, main_only)
+    with CaptureQueriesContext(connection) as two_books:
+        compute_close(TWO, DAY, two_ways)
+    assert len(heads.captured_queries) == 1
+    assert len(two_books.captured_queries) == len(one_book.captured_queries) == 5
