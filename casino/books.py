@@ -22,12 +22,13 @@ Settings (decisions; the seeds say nothing of how a ledger is partitioned):
                                 was before books)
 
 Not yet for production, and refused by the system check casino.E019:
-the ledger and the write path are book-aware (tests/casino/test_venue_books.py),
-but the apps still read "balances as of a position" and "the events up to
-the head" in one book's numbering (ledger.read.balances(at_position=),
-the cage's float, the answers of replayed requests, the reports' head), and
-their tests expect a request to be one event. Until those read a head per
-book, "main" is the only safe setting.
+the ledger, the write path and the reports are book-aware (the daily
+close, journals, thresholds and seals read every book up to its own head,
+tests/casino/reports/test_venue_books_close.py), but some app reads still
+take one position for the whole log (a position orders its own book only:
+the cage's float "as of" the main head, "the last event" by position on
+screens) and many tests expect a request to be one event on one book.
+Until those read a head per book, "main" is the only safe setting.
 
 A venue's book is opened on its first write (`ledger_open_venue_book`,
 migration 0013: the runtime role may open a book in the main database, never
@@ -119,7 +120,7 @@ def venue_books_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
         return []
     return [checks.Error(
         "per-venue books are not ready for production",
-        hint="The ledger and the command runner write venues to their own books, but the apps"
-             " still read balances and heads in one book's numbering (casino/books.py). Set"
+        hint="The ledger, the command runner and the reports handle venue books, but some app"
+             " reads still take one position for the whole log (casino/books.py). Set"
              " CASINO_VENUE_BOOKS_DEFAULT=main and leave CASINO_VENUE_BOOKS unset.",
         id="casino.E019")]
