@@ -442,15 +442,19 @@ def _lock_books(cursor, requests_by_book: Mapping[int, Sequence[AppendRequest]],
         " array_agg(h.hash ORDER BY h.id) AS hashes FROM ("
         " SELECT id, position, hash FROM ledger_head WHERE id = ANY(%b::smallint[])"
         " ORDER BY id FOR UPDATE) AS h) AS l"
-        # `0 * cardinality(l.ids)` makes the call depend on the locked heads:
-        # a LATERAL call, run after the aggregate has read (locked) them all.
-        " CROSS JOIN LATERAL ledger_lock_and_read((%b::integer + 0 * cardinality(l.ids))"
-        "::smallint, %b::text[], %b::text[], %b::text[]) AS r",
+        # `0 * coalesce(cardinality(l.ids), 0)` makes the call depend on the
+        # locked heads: a LATERAL call, run after the aggregate has read
+        # (locked) them all; it is 0 even when none of them is open here.
+        " CROSS JOIN LATERAL ledger_lock_and_read((%b::integer"
+        " + 0 * coalesce(cardinality(l.ids), 0))::smallint, %b::text[], %b::text[],"
+        " %b::text[]) AS r",
         [others, last, keys, streams, accounts])
     ids, positions, hashes, *locked = cursor.fetchone()
     if ids != others:
-        raise InvariantViolation("a book of the group is not open in this database",
-                                 books=others, open=ids, using=using)
+        # The last book's call raises this for itself; the others are checked here.
+        missing = sorted(set(others) - set(ids or ()))
+        raise InvariantViolation(f"ledger: books {missing} are not open in database {using}"
+                                 " (the writer retries each book alone)")
     heads = {book: (position, hash_, locked[2])
              for book, position, hash_ in zip(ids, positions, hashes)}
     heads[last] = tuple(locked[:3])

@@ -22,12 +22,12 @@ from django.db import DatabaseError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
 from ledger import append, open_account, verify_chain
-from ledger.books import book_id, open_book
+from ledger.books import base_position, book_id, open_book
 from ledger.errors import InsufficientFunds, InvariantViolation
 from ledger.models import Account, Event
 from ledger.placement import is_moved_error
 from ledger.transfers import transfer_atomic
-from ledger.types import AppendResult
+from ledger.types import AppendResult, NewEvent
 from ledger.writer import (
     GROUP_BOOKS,
     _build_request,
@@ -364,3 +364,23 @@ def test_write_group_still_takes_one_book_only(db):
             write_group([_request("north", 1), _request("south", 1)])
     with transaction.atomic():
         assert isinstance(write_group([_request("north", 1)])[0], AppendResult)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_book_not_open_here_fails_alone_in_its_round():
+    """A request for a book this database does not hold (id 5, below an open id 9)
+    fails with the database's own refusal; the open book's request commits."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT ledger_open_book('far', 9::smallint)")
+    noted = NewEvent(stream="far/notes", type="test.noted", payload={"n": 1})
+
+    def request(book: int):
+        return _build_request([noted], None, None, None, None, book=book)
+
+    with pytest.raises(InvariantViolation, match=r"books \[5\] are not open"):
+        with transaction.atomic():
+            write_books([request(5), request(9)])
+    missing, far = _commit([request(5), request(9)])
+    with pytest.raises(DatabaseError, match="book 5 is not open"):
+        missing.result()
+    assert far.result().events[0].position == base_position(9) + 1
