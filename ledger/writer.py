@@ -19,13 +19,16 @@ requests of every book placed there and writes them in one transaction
 every book's rows inserted in one statement, one commit), so four books
 share one disk flush as one book's callers do. Decision, measured with
 benchmarks/books.py (README, Scaling out): a thread per book committed
-each book alone, one flush per book per round, and four books wrote fewer
-events per second through the writers than one book (group_ratio
-0.45-0.56); one thread per database writes four books as fast as one
-(README's figures). A single-book database gets the same thread and the
-same statements as before. A database error in one book of a group (a book
-frozen by a move) fails that round's transaction; the writer then writes
-book by book, so only that book's requests see it.
+each book alone, one flush per book per round, and four books wrote about
+half as many events per second through the writers as one book
+(group_ratio 0.45-0.56 on a quiet box, 0.76-0.78 under load); with one
+thread per database four books write 0.83-0.96 of one book's rate, the
+rest being each extra book's own head lock and update and its pass of the
+insert trigger's per-book loop (about 7 % more per round, writer alone).
+A single-book database gets the same thread and the same statements as
+before (one book's rate unchanged). A database error in one book of a group
+(a book frozen by a move) fails that round's transaction; the writer then
+writes book by book, so only that book's requests see it.
 
 A caller already inside `transaction.atomic()` appends directly in its own
 transaction instead: its events must commit or roll back with its other
