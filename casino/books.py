@@ -44,6 +44,7 @@ import threading
 
 from django.conf import settings
 from django.core import checks
+from django.db import transaction
 
 from ledger import ensure_book
 
@@ -90,9 +91,16 @@ def venue_book(code: str | None) -> int:
     if known is not None:
         return known
     book = ensure_book(key)
+    # Remembered once the opening is committed: a transaction (or savepoint)
+    # that opened the book and rolled back takes the book with it, and a
+    # callback registered in it is dropped with it.
+    transaction.on_commit(lambda: _remember(key, book))
+    return book
+
+
+def _remember(key: str, book: int) -> None:
     with _lock:
         _books[key] = book
-    return book
 
 
 def stream_book(stream: str, home: int) -> int:

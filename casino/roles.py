@@ -329,6 +329,9 @@ FEED_READS: dict[str, str] = {
     # stream and account: accountants, auditors and officers. The cage and
     # table controllers read balances, not the movements between books.
     "ledger.transfer_": "GET /api/v1/reports/journal",
+    # The legs of a request written across books (ledger.crossbook): the
+    # same postings, read the same way.
+    "ledger.crossbook_": "GET /api/v1/reports/journal",
     "compliance.correction_": "GET /api/v1/corrections",
     "compliance.case_": "GET /api/v1/compliance/cases",
     "compliance.chain_": "GET /api/v1/compliance/chain-verifications",

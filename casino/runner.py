@@ -48,7 +48,7 @@ from ledger import InvariantViolation, Metadata, NewEvent, RecordedEvent, open_a
 from ledger import request_fingerprint
 from ledger import AccountExists, IdempotencyConflict, LedgerError, StaleVersion, UnknownAccount
 from ledger.read import Account
-from ledger import append_across
+from ledger import CROSSBOOK_LEG, append_across
 from ledger import recorded_across as recorded_request
 
 from casino import books
@@ -245,7 +245,15 @@ def replays() -> tuple[bool, ...]:
 def _answered(command: Command[ContextT, ResultT], events: Sequence[RecordedEvent],
               replayed: bool) -> ResultT:
     _replays.set(_replays.get() + (replayed,))
-    return command.answer(events, replayed=replayed)
+    return command.answer(_own(events), replayed=replayed)
+
+
+def _own(events: Sequence[RecordedEvent]) -> Sequence[RecordedEvent]:
+    """The command's own events: without the legs the ledger wrote in other
+    books (ledger.crossbook), whose balances its events already carry."""
+    if all(event.type != CROSSBOOK_LEG for event in events):
+        return events
+    return [event for event in events if event.type != CROSSBOOK_LEG]
 
 
 _closed_day_lookups: list[Callable[[str], dt.date | None]] = []
@@ -469,7 +477,7 @@ def _replay(command: Command[ContextT, ResultT], request: Mapping[str, Any], key
     _replays.set(_replays.get() + (True,))
     for replayer in _refusal_replayers:
         replayer(events)
-    return command.answer(events, replayed=True)
+    return command.answer(_own(events), replayed=True)
 
 
 def _key_reused(key: str | None) -> RunnerError:

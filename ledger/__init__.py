@@ -141,6 +141,7 @@ _EXPORTS = {
     # One request across books of one database (ledger.crossbook), and the
     # runtime's way to open a book (migration 0013).
     "append_across": "ledger.crossbook",
+    "CROSSBOOK_LEG": "ledger.crossbook",
     "recorded_across": "ledger.crossbook",
     "ensure_book": "ledger.books",
 }

@@ -228,7 +228,10 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
             {**{s: v for s, v in expected.items() if book_of_stream(s) == book},
              **{e.stream: 0 for e, _, companion in entries if companion}},
             key, metadata,
-            None if request is None else {"request": request, "book": book},
+            # The home part keeps the caller's request, so the fingerprint a
+            # retry is compared with (`recorded`) is the caller's own.
+            request if request is None or book == key_book
+            else {"request": request, "book": book},
             [code for code in report_balances if book_of_account(code) == book],
             book)
     results: dict[int, AppendResult] = {}
