@@ -14,6 +14,7 @@ import itertools
 import pytest
 from django.db import transaction
 
+from casino.books import venue_book
 from casino.jackpots import commands
 from casino.jackpots.accounts import BAD_BEAT, pending_account
 from casino.jackpots.commands import ensure_pool
@@ -38,11 +39,14 @@ def contribute(venue: str, gaming_day: dt.date, amounts: list[int] | int = 100, 
                kind: str = BAD_BEAT, at: dt.datetime | None = None) -> list[int]:
     """Append one contribution event per amount on `gaming_day`; return positions."""
     source = drops_account(venue)
+    # On the venue's book, where its commands put its jackpot accounts
+    # (casino.books: the main book unless venues have books of their own).
+    book = venue_book(venue)
     if not Account.objects.filter(code=source).exists():
-        open_account(code=source, type="asset", currency="EUR", name="test drops")
+        open_account(code=source, type="asset", currency="EUR", name="test drops", book=book)
     if not Account.objects.filter(code=pending_account(venue, kind)).exists():
         open_account(code=pending_account(venue, kind), type="liability", currency="EUR",
-                     must_not_go_negative=True, name="pending")
+                     must_not_go_negative=True, name="pending", book=book)
     amounts = [amounts] if isinstance(amounts, int) else amounts
     events = [NewEvent(stream=f"test/hand/{venue}/{next(_keys)}", type="test.hand_settled",
                        payload={"drop_minor": amount},
@@ -50,7 +54,7 @@ def contribute(venue: str, gaming_day: dt.date, amounts: list[int] | int = 100, 
                                  Posting(pending_account(venue, kind), -amount, "EUR")),
                        gaming_day=gaming_day, occurred_at=at)
               for amount in amounts]
-    return [e.position for e in append(events).events]
+    return [e.position for e in append(events, book=book).events]
 
 
 def balance(code: str) -> int:

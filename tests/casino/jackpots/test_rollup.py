@@ -169,7 +169,7 @@ def test_a_rollup_killed_before_commit_leaves_nothing_and_reruns_once(venues, mo
     pool_at(VENUE, D(2026, 6, 15))
     contribute(VENUE, D(2026, 6, 15), [100, 100, 100])
     count = Event.objects.count()
-    real_append = runner.append   # the runner is the one caller of the ledger's append
+    real_append = runner.append_across   # the runner is the one caller of the ledger
 
     def dying_append(events, **kwargs):
         if events[0].type == CONTRIBUTIONS_ROLLED_UP:
@@ -177,11 +177,11 @@ def test_a_rollup_killed_before_commit_leaves_nothing_and_reruns_once(venues, mo
             raise SystemExit("worker killed")  # ...which never commits
         return real_append(events, **kwargs)
 
-    monkeypatch.setattr(runner, "append", dying_append)
+    monkeypatch.setattr(runner, "append_across", dying_append)
     with pytest.raises(SystemExit):
         rollup_day(venue=VENUE, gaming_day=D(2026, 6, 15))
     assert Event.objects.count() == count and not _rollups()
-    monkeypatch.setattr(runner, "append", real_append)
+    monkeypatch.setattr(runner, "append_across", real_append)
     assert rollup_closed_days(venue=VENUE)[0].amount_minor == 300
     assert rollup_closed_days(venue=VENUE) == []
     assert len(_rollups()) == 1
