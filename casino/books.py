@@ -103,9 +103,11 @@ def _remember(key: str, book: int) -> None:
         _books[key] = book
 
 
-def stream_book(stream: str, home: int) -> int:
-    """The book a NEW stream opens in: the operator's on main, else the write's own."""
-    return MAIN if stream.startswith(OPERATOR_STREAMS) else home
+def stream_book(stream: str, home: int) -> int | None:
+    """The book a NEW stream opens in: the operator's on main, else None: the
+    write's own book, or the book of the streams whose versions it checks
+    (ledger.crossbook)."""
+    return MAIN if stream.startswith(OPERATOR_STREAMS) else None
 
 
 def account_book(code: str, home: int) -> int:

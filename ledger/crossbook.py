@@ -106,14 +106,20 @@ def append_across(
     written).
     """
     home = book_id(home_book)
+    learnt: set[tuple[str, int]] = set()
     for _ in range(LEARN_ATTEMPTS_MAX):
         try:
             return _append_once(tuple(events), home, book_for_stream, book_for_account,
                                 dict(expected_versions or {}), idempotency_key, metadata,
                                 request, tuple(report_balances))
         except InvalidEvent as error:
-            if not _learn(error):
+            fact = (str(error.details.get("stream") or error.details.get("account")),
+                    error.details.get("book"))
+            # The same fact twice: this request cannot be placed by learning
+            # more (a refusal about something else): let it through.
+            if fact in learnt or not _learn(error):
                 raise
+            learnt.add(fact)
     raise InvalidEvent("the books of this request's streams and accounts kept changing",
                        attempts=LEARN_ATTEMPTS_MAX)
 
@@ -152,13 +158,19 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
                  idempotency_key: str | None, metadata: Metadata | None, request: Any,
                  report_balances: tuple[str, ...]) -> AppendResult:
     using = database_for(home)
+    # A new stream the caller's rule leaves to the default opens beside the
+    # streams whose versions the request checks, when those are known to be
+    # in one book: a version is checked under its own book's lock, in the
+    # part that writes to that book.
+    checked = {_streams[s] for s in expected if s in _streams}
+    default = checked.pop() if len(checked) == 1 else home
 
     def book_of_stream(stream: str) -> int:
         known = _streams.get(stream)
         if known is not None:
             return known
         chosen = book_for_stream(stream) if book_for_stream is not None else None
-        return home if chosen is None else book_id(chosen)
+        return default if chosen is None else book_id(chosen)
 
     def book_of_account(code: str) -> int:
         known = _accounts.get(code)
@@ -208,6 +220,10 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
             raise InvalidEvent(
                 "this request spans books on different databases; money between them moves"
                 " by a two-phase transfer", books=sorted(book_key(b) for b in parts))
+    unchecked = sorted(s for s in expected if book_of_stream(s) not in parts)
+    if unchecked:
+        raise InvalidEvent("a stream's version is checked only by a request that writes to its"
+                           " book", streams=unchecked)
     if len(parts) == 1:
         (book,) = parts
         return append(events, book=book, expected_versions=expected,

@@ -13,7 +13,7 @@ from django.db import connection
 from ledger import open_account, verify_chain
 from ledger.books import book_id, open_book
 from ledger.crossbook import CROSSBOOK_LEG, append_across, part_key, recorded
-from ledger.errors import IdempotencyConflict, InsufficientFunds, StaleVersion
+from ledger.errors import IdempotencyConflict, InsufficientFunds, InvalidEvent, StaleVersion
 from ledger.models import Account, Event, IdempotencyRecord, Stream
 from ledger.types import NewEvent, Posting
 
@@ -165,3 +165,29 @@ def test_a_balance_as_of_a_position_reads_other_books_as_they_are_now(venue):
     assert at_first == {"player/alice/account": 1_000, "cage/tallinn/cash": 3_000}
     leg = first.events[1]
     assert balances(["cage/tallinn/cash"], leg.position) == {"cage/tallinn/cash": 1_000}
+
+
+def test_a_new_stream_opens_beside_the_streams_whose_versions_it_checks(venue):
+    """A request that checks a stream of the venue's book and writes a new stream the caller
+    leaves to the default writes it on that book, where the version is checked under the
+    book's lock (the machines' batch record beside the machine's stream)."""
+    append_across([NewEvent(stream="machine/m1", type="test.registered", payload={})],
+                  home_book="tallinn")
+    append_across([NewEvent(stream="machine/m1", type="test.played", payload={})],
+                  home_book="main", expected_versions={"machine/m1": 1})  # learnt: tallinn
+    result = append_across([NewEvent(stream="batches/m1", type="test.batch", payload={})],
+                           home_book="main", expected_versions={"machine/m1": 2})
+    assert result.events[0].book == venue
+
+
+def test_a_version_is_never_checked_outside_its_books_lock(venue):
+    """A request that checks a stream of a book it writes nothing to is refused, not
+    written with the check skipped."""
+    append_across([NewEvent(stream="machine/m2", type="test.registered", payload={})],
+                  home_book="tallinn")
+    before = _counts()
+    with pytest.raises(InvalidEvent, match="checked only by a request that writes to its book"):
+        append_across([NewEvent(stream="player/zed", type="test.noted", payload={})],
+                      home_book="main", book_for_stream=lambda stream: "main",
+                      expected_versions={"machine/m2": 1})
+    assert _counts() == before
