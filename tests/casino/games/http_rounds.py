@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.db.models import Q
+
 from casino.accounts import gaming_account
 from casino.games.events import house_commission, house_games, round_stream, table_stakes
 from casino.games.events import parse_round_id
+from ledger.crossbook import CROSSBOOK_LEG
 from ledger.models import Posting
 from tests.casino.api.conftest import post
 
@@ -58,15 +61,25 @@ def play(client, table_id, bets, outcome, *, in_play=()):
 
 
 def round_postings(round_id) -> list[tuple[str, int]]:
-    """The (account, amount) of every posting of the round's stream; each event balances."""
+    """The (account, amount) of every posting of the round's stream; each event balances.
+
+    Book-agnostic (issue 19): with venue books the round's stream is on the
+    venue's book and a player's account on the main book, so an event's
+    postings to the other book are in its companion `ledger.crossbook_leg`
+    (payload `stream` = the round's stream). Those count as the event's; the
+    `clearing/` postings that balance each book's part are left out.
+    """
     stream = round_stream(*parse_round_id(round_id))
-    rows = list(Posting.objects.filter(event__stream=stream)
-                .values_list("event_id", "account_id", "amount_minor"))
+    rows = list(Posting.objects.filter(
+        Q(event__stream=stream)
+        | Q(event__type=CROSSBOOK_LEG, event__payload__stream=stream))
+        .values_list("event_id", "account_id", "amount_minor"))
     by_event: dict[int, int] = defaultdict(int)
     for event_id, _, amount in rows:
         by_event[event_id] += amount
     assert rows and all(total == 0 for total in by_event.values()), by_event
-    return [(account, amount) for _, account, amount in rows]
+    return [(account, amount) for _, account, amount in rows
+            if not account.startswith("clearing/")]
 
 
 def reconcile(body, venue="casino-helsinki", game=None) -> dict[str, int]:
