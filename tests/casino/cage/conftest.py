@@ -8,6 +8,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino.roles import Role
+from ledger.crossbook import CROSSBOOK_LEG
 from ledger.models import Event
 
 _users = itertools.count(1)
@@ -15,6 +16,48 @@ _users = itertools.count(1)
 
 def event_count() -> int:
     return Event.objects.count()
+
+
+def _request_key(key: str | None) -> str | None:
+    # A request across books records its parts under `<key>` and `<key>#<book>`.
+    return key.split("#", 1)[0] if key else key
+
+
+def legs_of(event: Event) -> list[Event]:
+    """The companions (`ledger.crossbook_leg`) of `event` in other books; none on one book.
+
+    With venue books (casino.books) a cage event on the player's stream (main)
+    keeps its main-book postings and the venue's postings move to a companion
+    in the venue's book. A keyed request's legs share its key; legs of
+    unkeyed requests are matched in order: the n-th event of the stream and
+    type with the n-th leg naming them, in each other book.
+    """
+    legs = Event.objects.filter(type=CROSSBOOK_LEG, payload__stream=event.stream,
+                                payload__type=event.type).exclude(book=event.book)
+    if event.idempotency_key:
+        return [leg for leg in legs.order_by("position")
+                if _request_key(leg.idempotency_key) == _request_key(event.idempotency_key)]
+    same = list(Event.objects.filter(book=event.book, stream=event.stream, type=event.type,
+                                     idempotency_key__isnull=True)
+                .order_by("position").values_list("position", flat=True))
+    found = []
+    for book in sorted(set(legs.values_list("book", flat=True))):
+        mine = list(legs.filter(book=book, idempotency_key__isnull=True).order_by("position"))
+        assert len(mine) == len(same), "unkeyed legs do not pair with their events one to one"
+        found.append(mine[same.index(event.position)])
+    return found
+
+
+def request_postings(position: int) -> list[tuple[str, int]]:
+    """(account, amount) of the event at `position` and of its legs, clearing left out.
+
+    The postings a request made, whichever books they landed in; sorted, as
+    the split between books reorders them.
+    """
+    event = Event.objects.get(position=position)
+    return sorted((p.account_id, p.amount_minor)
+                  for e in (event, *legs_of(event))
+                  for p in e.postings.all() if not p.account_id.startswith("clearing/"))
 
 
 @pytest.fixture

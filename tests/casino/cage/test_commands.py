@@ -18,18 +18,18 @@ from casino.rules.errors import RulesError
 from ledger import NewEvent, Posting, append, open_account, rebuild_projections
 from casino.runner import RunnerError
 from ledger.models import Account, Event
-from ledger.models import Posting as PostingRow
 from tests.casino.conftest import NOON, make_player
 
-from .conftest import event_count
+from .conftest import event_count, request_postings
 
 CASINO = "casino-helsinki"
 ONLINE = "ray-online"
 
 
 def _postings(position: int) -> list[tuple[str, int]]:
-    return [(p.account_id, p.amount_minor)
-            for p in PostingRow.objects.filter(event_id=position).order_by("index")]
+    # The request's postings in every book (venue books: the cage's on the
+    # venue's book, the gaming account's on main), clearing left out; sorted.
+    return request_postings(position)
 
 
 def _balance(code: str) -> int:
@@ -45,10 +45,10 @@ def test_cash_deposit_debits_cage_cash_and_credits_the_gaming_account(player):
     assert event.stream == f"player/{player.id}"
     assert event.gaming_day == dt.date(2026, 6, 16)
     assert event.metadata == {"actor": "cashier-1", "source": "casino.cage"}
-    assert _postings(result.position) == [
+    assert _postings(result.position) == sorted([
         (f"cage/{CASINO}/cash", 15_000),
         (f"player/{player.id}/account", -15_000),
-    ]
+    ])
     assert event.payload["verdict"] == {
         "rulebook": "ray-casino@1",
         "checks_passed": ["compliance.identity_unverified", "compliance.underage",
@@ -99,8 +99,8 @@ def test_each_operation_posts_one_balanced_pair(player, case, command, method, d
     result = command(player_id=player.id, venue=CASINO, amount_minor=1_234, currency="EUR",
                      actor="cashier", at=NOON, **method)
     names = {"venue": CASINO, "player": player.id}
-    assert _postings(result.position) == [(debit.format(**names), 1_234),
-                                          (credit.format(**names), -1_234)]
+    assert _postings(result.position) == sorted([(debit.format(**names), 1_234),
+                                                 (credit.format(**names), -1_234)])
 
 
 def test_accounts_open_with_their_constraints_on_first_use(player):
@@ -117,7 +117,8 @@ def test_accounts_open_with_their_constraints_on_first_use(player):
             method="bank", actor="cashier", at=NOON)
     accounts = {
         a.code: (a.type, a.currency, a.must_not_go_negative, a.balance_max_minor)
-        for a in Account.objects.all()
+        # Clearing accounts are the ledger's, between books (venue books only).
+        for a in Account.objects.exclude(code__startswith="clearing/")
     }
     assert accounts == {
         f"cage/{CASINO}/cash": ("asset", "EUR", False, None),
@@ -248,11 +249,18 @@ def test_the_cage_reconciles_and_every_cage_posting_balances(player):
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT e.position, p.currency, SUM(p.amount_minor) FROM ledger_posting p"
-            " JOIN ledger_event e ON e.position = p.event_id WHERE e.type LIKE 'cage.%%'"
+            " JOIN ledger_event e ON e.position = p.event_id"
+            " WHERE e.type LIKE 'cage.%%' OR e.type = 'ledger.crossbook_leg'"
             " GROUP BY e.position, p.currency")
         sums = cursor.fetchall()
-    assert len(sums) == len(script)
+    # Every event balances in its own book (a cage event and each of its legs).
     assert {total for _, _, total in sums} == {0}
+    # And each request, its legs in other books included, is one balanced pair
+    # moving the amount (clearing between books left out).
+    cage_events = list(Event.objects.filter(type__startswith="cage.").order_by("position"))
+    assert len(cage_events) == len(script)
+    for event, (_, _, amount, _, _) in zip(cage_events, script):
+        assert sorted(moved for _, moved in _postings(event.position)) == [-amount, amount]
 
 
 def test_rebuild_reproduces_the_cage_days_exactly(player):
