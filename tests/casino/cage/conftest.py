@@ -18,6 +18,29 @@ def event_count() -> int:
     return Event.objects.count()
 
 
+def request_event_count() -> int:
+    """The log's size without what the ledger adds between books.
+
+    With venue books a request across books also writes a companion
+    (`ledger.crossbook_leg`) and opens clearing accounts on first use; on one
+    book there are none, so this is `event_count()` there.
+    """
+    return (Event.objects.exclude(type=CROSSBOOK_LEG)
+            .exclude(stream__startswith="account/clearing/").count())
+
+
+def rejection(refused) -> Event:
+    """The refusal a request recorded: the newest rejection, the one its error names.
+
+    Not "the newest event": with venue books an earlier request's companion in
+    a venue's book has a higher position than anything on main.
+    """
+    event = Event.objects.filter(type="compliance.attempt_rejected").order_by("-position").first()
+    assert event is not None
+    assert event.position == refused.value.details["rejection_position"]
+    return event
+
+
 def _request_key(key: str | None) -> str | None:
     # A request across books records its parts under `<key>` and `<key>#<book>`.
     return key.split("#", 1)[0] if key else key

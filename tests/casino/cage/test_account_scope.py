@@ -18,7 +18,7 @@ from casino.rules.commands import register_venue
 from ledger.models import Account, Event
 from tests.casino.conftest import HELSINKI, NOON
 
-from .conftest import event_count
+from .conftest import event_count, rejection
 
 CASINO = "casino-helsinki"
 TALLINN = "olympic-tallinn"
@@ -26,10 +26,8 @@ LJUBLJANA = "pslive-ljubljana"
 NIGHT = dt.datetime(2026, 6, 17, 1, 0, tzinfo=HELSINKI)
 
 
-def _last_rejection() -> dict:
-    event = Event.objects.order_by("-position").first()
-    assert event.type == "compliance.attempt_rejected"
-    return event.payload
+def _last_rejection(refused) -> dict:
+    return rejection(refused).payload
 
 
 @pytest.fixture
@@ -51,7 +49,7 @@ def test_chips_bought_from_the_account_in_the_ban_are_refused_and_recorded(playe
     assert (refused.value.failure.code, refused.value.failure.cite) == (
         "compliance.transfer_blackout", "002:L3072")
     assert event_count() == before + 1
-    assert _last_rejection()["attempt"]["kind"] == "chip_purchase"
+    assert _last_rejection(refused)["attempt"]["kind"] == "chip_purchase"
     assert Account.objects.get(code=f"player/{player.id}/account").balance_minor == 100_000
     assert not Account.objects.filter(code=f"cage/{CASINO}/chips").exists()
 
@@ -67,7 +65,7 @@ def test_chips_redeemed_into_the_account_in_the_ban_are_refused_and_recorded(pla
                      amount_minor=20_000, currency="EUR", actor="cashier", at=NIGHT)
     assert refused.value.failure.code == "compliance.transfer_blackout"
     assert event_count() == before + 1
-    assert _last_rejection()["attempt"]["kind"] == "chip_redemption"
+    assert _last_rejection(refused)["attempt"]["kind"] == "chip_redemption"
     assert not Account.objects.filter(code=f"player/{player.id}/account").exists()
     paid = redeem_chips(player_id=player.id, venue=CASINO, paid_to="cash",
                         amount_minor=20_000, currency="EUR", actor="cashier", at=NIGHT)
@@ -137,7 +135,7 @@ def test_other_operators_cages_do_not_touch_the_gaming_account(player, ljubljana
     assert refused.value.failure.code == "compliance.gaming_account_not_offered"
     assert refused.value.status == 422
     assert event_count() == before + 1
-    assert _last_rejection()["rule"] == "compliance.gaming_account_not_offered"
+    assert _last_rejection(refused)["rule"] == "compliance.gaming_account_not_offered"
     assert Account.objects.get(code=f"player/{player.id}/account").balance_minor == 50_000
 
 

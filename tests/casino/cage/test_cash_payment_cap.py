@@ -17,7 +17,7 @@ from casino.compliance.errors import AttemptRejected
 from ledger.models import Account, Event
 from tests.casino.conftest import HELSINKI, make_player
 
-from .conftest import event_count
+from .conftest import event_count, rejection
 
 CASINO = "casino-helsinki"
 CAP = 1_000_000
@@ -81,7 +81,7 @@ def test_chips_redeemed_for_cash_are_capped_from_2027_07_10(venues, at, allowed)
                      currency="EUR", actor="cashier", at=at)
     assert refused.value.failure.code == "compliance.cash_payment_cap"
     assert event_count() == before + 1
-    assert Event.objects.order_by("-position").first().type == "compliance.attempt_rejected"
+    assert rejection(refused).type == "compliance.attempt_rejected"
     assert _chips() == CAP + 1
     paid = redeem_chips(player_id=player.id, venue=CASINO, paid_to="cash", amount_minor=CAP,
                         currency="EUR", actor="cashier", at=at)
