@@ -4,6 +4,7 @@ import itertools
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.db.models import Q
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -39,6 +40,17 @@ def rejection(refused) -> Event:
     assert event is not None
     assert event.position == refused.value.details["rejection_position"]
     return event
+
+
+def request_events(key: str) -> list[Event]:
+    """The events a keyed request wrote, without the ledger's companions.
+
+    Across books each part is recorded under its own key: the caller's in
+    the home book, `<key>#<book>` in the others.
+    """
+    return list(Event.objects.filter(Q(idempotency_key=key)
+                                     | Q(idempotency_key__startswith=f"{key}#"))
+                .exclude(type=CROSSBOOK_LEG).order_by("position"))
 
 
 def _request_key(key: str | None) -> str | None:

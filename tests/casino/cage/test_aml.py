@@ -9,6 +9,8 @@ from casino.compliance.models import Alert, CashActivity
 from ledger.models import Event
 from tests.casino.conftest import NOON, make_player
 
+from .conftest import request_events
+
 CASINO = "casino-helsinki"
 POKER = "poker-helsinki"
 ONLINE = "ray-online"
@@ -60,7 +62,7 @@ def test_the_alert_is_on_the_player_stream_in_the_same_append(player):
     _cash(deposit, player, 150_000)
     crossing = deposit(player_id=player.id, venue=CASINO, amount_minor=50_000, currency="EUR",
                        actor="cashier", idempotency_key="dep-aml", at=NOON)
-    cage_event, alert_event = Event.objects.filter(idempotency_key="dep-aml")
+    cage_event, alert_event = request_events("dep-aml")
     assert (cage_event.type, alert_event.type) == ("cage.cash_deposited",
                                                    "compliance.alert_raised")
     assert cage_event.stream == alert_event.stream == f"player/{player.id}"
