@@ -15,6 +15,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from casino import runner
+from casino.books import venue_book
 from casino.compliance.pipeline import venue_day
 from casino.jackpots.accounts import funding_account, pending_account, pool_account
 from casino.jackpots.commands import ensure_pool, rollup_closed_days, rollup_day
@@ -158,7 +159,9 @@ def test_a_second_rollup_event_for_a_day_is_refused_by_the_database(venues):
                                   "amount_minor": 0, "currency": "EUR"},
                          gaming_day=D(2026, 6, 15))
     with pytest.raises(IntegrityError), transaction.atomic():
-        append([duplicate], idempotency_key="another-key")
+        # On the pool's stream's book: the venue's (casino.books; main unless venues
+        # have books of their own).
+        append([duplicate], idempotency_key="another-key", book=venue_book(VENUE))
     assert Event.objects.count() == count
     assert JackpotRollup.objects.count() == 1
 
