@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from django.db import connection
 
+from casino.books import venue_book
 from casino.reports import commands
 from casino.reports.close import UNATTRIBUTED, compute_close, day_venues
 from casino.reports.errors import ReportsError
@@ -14,7 +15,9 @@ from casino.reports.events import DAY_CLOSED
 from casino.reports.models import DayClose
 from casino.reports.reading import head_at
 from casino.rules.errors import RulesError
-from ledger import Metadata, NewEvent, Posting, append, open_account, rebuild_projections
+from ledger import Metadata, NewEvent, Posting, open_account, rebuild_projections
+from ledger.books import book_key
+from ledger.crossbook import append_across
 from ledger.models import Account, Event
 
 from .conftest import CASINO, DAY, DAY_AFTER, ROOM
@@ -113,19 +116,27 @@ def test_every_posting_of_the_day_is_in_exactly_one_line_of_one_close(seeded_day
         assert nets == {"EUR": 0}
 
 
+def _promo_account(code: str, venue: str | None = None) -> None:
+    """Open a promotion account on the venue's book (casino.books; main without one)."""
+    open_account(code=code, type="expense", currency="EUR", book=venue_book(venue))
+
+
 def _promo_event(venue: str, accounts: tuple[str, str], amount: int, *, day=DAY,
                  payload_venue: bool = True) -> int:
-    result = append([NewEvent(
+    # Written as the runner writes it: on the venue's book, an account of another
+    # book (another venue's, with venue books) reached by a companion leg.
+    result = append_across([NewEvent(
         stream="promo/1", type="promo.voucher_issued",
         payload={"venue": venue} if payload_venue else {},
         postings=(Posting(accounts[0], amount, "EUR"), Posting(accounts[1], -amount, "EUR")),
-        gaming_day=day)], metadata=Metadata(actor="test"))
+        gaming_day=day)], home_book=venue_book(venue or None),
+        metadata=Metadata(actor="test"))
     return result.first_position
 
 
 def test_an_unrecognised_account_lands_in_other_and_still_reconciles(seeded_day):
     """A promotion's account no chart row knows: listed, never dropped."""
-    open_account(code=f"promo/{ROOM}/vouchers", type="expense", currency="EUR")
+    _promo_account(f"promo/{ROOM}/vouchers", ROOM)
     _promo_event(ROOM, (f"promo/{ROOM}/vouchers", f"cage/{ROOM}/cash"), 25_00)
     close = compute_close(ROOM, DAY)
     other = line(close, "other")
@@ -139,7 +150,7 @@ def test_an_unrecognised_account_lands_in_other_and_still_reconciles(seeded_day)
 def test_another_venues_cash_moved_by_this_venues_event_is_a_difference(seeded_day):
     """The room's event takes cash from the casino's cage: in the room's close
     it is `other`; the casino's close is not reconciled and says by how much."""
-    open_account(code=f"promo/{ROOM}/vouchers", type="expense", currency="EUR")
+    _promo_account(f"promo/{ROOM}/vouchers", ROOM)
     _promo_event(ROOM, (f"promo/{ROOM}/vouchers", f"cage/{CASINO}/cash"), 10_00)
     room = compute_close(ROOM, DAY)
     assert room.reconciled
@@ -174,8 +185,13 @@ def test_close_day_records_once_per_venue_and_day(seeded_day, monkeypatch):
     event = Event.objects.get(position=first.position)
     assert event.type == DAY_CLOSED and event.stream == f"reports/close/{ROOM}/{DAY}"
     assert event.payload["reconciled"] is True
-    assert event.payload["head_position"] == first.position - 1
-    assert event.payload["head_hash"] == Event.objects.get(position=first.position - 1).hash
+    # The close was read up to its own book's head just before it (the venue's
+    # book with venue books, issue 19); head_position/head_hash are main's.
+    before = Event.objects.get(position=first.position - 1)
+    assert event.payload["heads"][book_key(event.book)] == {"position": before.position,
+                                                           "hash": before.hash}
+    assert (event.payload["head_position"], event.payload["head_hash"]) == (
+        event.payload["heads"]["main"]["position"], event.payload["heads"]["main"]["hash"])
     row = DayClose.objects.get(key=f"{ROOM}/{DAY}")
     assert (row.reconciled, row.closed_by, row.position) == (True, "anna", first.position)
     assert row.figures["EUR"]["rake_minor"] == 300
@@ -186,9 +202,11 @@ def test_a_recorded_close_is_reproduced_at_its_head_after_later_traffic(seeded_d
     """A late posting of the day changes the close now, not the one at the head."""
     monkeypatch.setattr("casino.clock.now", lambda: DAY_AFTER)
     recorded = commands.close_day(venue=ROOM, gaming_day=DAY, actor="anna")
-    open_account(code=f"promo/{ROOM}/vouchers", type="expense", currency="EUR")
+    _promo_account(f"promo/{ROOM}/vouchers", ROOM)
     _promo_event(ROOM, (f"promo/{ROOM}/vouchers", f"cage/{ROOM}/cash"), 7_00)
-    head = head_at(recorded.payload["head_position"])
+    # Every book's head as recorded (only main's without venue books).
+    head = head_at(books={key: book["position"]
+                          for key, book in recorded.payload["heads"].items()})
     assert compute_close(ROOM, DAY, head).payload() == dict(recorded.payload)
     assert compute_close(ROOM, DAY).figures["EUR"]["other_net_minor"] == 7_00
 
