@@ -38,8 +38,13 @@ def _traffic():
 def test_the_summary_has_one_balanced_entry_per_venue_and_day(venues):
     _traffic()
     rows = _rows("summary")
+    # With venue books (issue 19) a deposit's leg to the player's account on the
+    # main book adds inter-book clearing (GL 1900, casino/reports/chart.py), which
+    # nets to zero within each venue's entry; the other lines are the same.
+    clearing = [r for r in rows if r["gl_account"] == "1900"]
+    assert all(Decimal(r["debit"]) == Decimal(r["credit"]) for r in clearing), clearing
     assert [(r["entry"], r["gaming_day"], r["venue"], r["gl_account"], r["debit"], r["credit"],
-             r["postings"]) for r in rows] == [
+             r["postings"]) for r in rows if r["gl_account"] != "1900"] == [
         ("casino-helsinki/2026-06-16", "2026-06-16", "casino-helsinki", "1000", "600.00",
          "0.00", "3"),
         ("casino-helsinki/2026-06-16", "2026-06-16", "casino-helsinki", "2100", "0.00",
