@@ -7,43 +7,70 @@ import datetime as dt
 import pytest
 from django.core.management import call_command
 
+from casino.books import MAIN, venue_book
 from casino.reports import commands, tasks
 from casino.reports.errors import ReportsError
 from casino.reports.events import DAY_SEALED, SEAL_REFUSED
 from casino.reports.models import DaySeal
-from ledger import Metadata, NewEvent, Posting, append
-from ledger.models import Event
+from ledger import GENESIS_HASH, Metadata, NewEvent, Posting, append
+from ledger.books import book_key
+from ledger.models import Event, LedgerHead
 from ledger.verify import VerifyResult
 
 from .conftest import DAY, DAY_AFTER, ROOM
 
 
+def _day_end(book: int) -> dict:
+    """Where the day's events end in a book, read from its events (a book with
+    none of them: its base, before its first position, and the genesis hash)."""
+    last = (Event.objects.filter(book=book, gaming_day__lte=DAY).order_by("-position")
+            .first())
+    return {"day_last_position": last.position if last else (book - 1) * 2**40,
+            "day_last_hash": last.hash if last else GENESIS_HASH,
+            "day_events": Event.objects.filter(book=book, gaming_day=DAY).count()}
+
+
 def test_the_seal_records_the_verified_head_and_where_the_day_ends(seeded_day, monkeypatch):
     """A roll-up written after midnight for the day still counts as the day's;
-    an event of the next day before the seal is under the head, not the day."""
+    an event of the next day before the seal is under the head, not the day.
+
+    Book-agnostic (issue 19): the seal names every book's head (only main's
+    without venue books), the main book's in its own keys, and where the day
+    ends in each other book under `day_ends`."""
     monkeypatch.setattr("casino.clock.now", lambda: DAY_AFTER)
-    last_of_day = Event.objects.filter(gaming_day__lte=DAY).order_by("-position").first()
+    room = venue_book(ROOM)
+    last_of_day = (Event.objects.filter(book=room, gaming_day__lte=DAY)
+                   .order_by("-position").first())
     next_day = append([NewEvent(
         stream="test/next", type="test.cash_moved", payload={"venue": ROOM},
         postings=(Posting(f"cage/{ROOM}/cash", 1_00, "EUR"),
                   Posting(f"cage/{ROOM}/chips", -1_00, "EUR")),
-        gaming_day=DAY + dt.timedelta(days=1))], metadata=Metadata(actor="t")).first_position
-    day_events = Event.objects.filter(gaming_day=DAY).count()
+        gaming_day=DAY + dt.timedelta(days=1))], metadata=Metadata(actor="t"),
+        book=room).first_position
+    ends = {book: _day_end(book) for book in LedgerHead.objects.values_list("id", flat=True)}
+    heads = {key: {"position": position, "hash": hash_} for key, position, hash_ in
+             LedgerHead.objects.values_list("key", "position", "hash")}
+    events = Event.objects.count()
 
     sealed = commands.seal_day(gaming_day=DAY, actor="celery")
     event = Event.objects.get(position=sealed.position)
     assert (event.type, event.stream) == (DAY_SEALED, "reports/seal")
     assert event.idempotency_key == f"reports/seal/{DAY.isoformat()}"
-    assert event.payload == {
-        "gaming_day": DAY.isoformat(), "head_position": next_day,
-        "head_hash": Event.objects.get(position=next_day).hash,
-        "day_last_position": last_of_day.position, "day_last_hash": last_of_day.hash,
-        "day_events": day_events, "verified_events": next_day,
-        # Every book's head (issue 19): here the main book alone.
-        "heads": {"main": {"position": next_day,
-                           "hash": Event.objects.get(position=next_day).hash}}}
+    # The next day's event is the room's book's head, not its day's last.
+    assert heads[book_key(room)] == {"position": next_day,
+                                     "hash": Event.objects.get(position=next_day).hash}
+    assert ends[room]["day_last_position"] == last_of_day.position
+    expected = {
+        "gaming_day": DAY.isoformat(), "head_position": heads["main"]["position"],
+        "head_hash": heads["main"]["hash"], **ends[MAIN], "verified_events": events,
+        "heads": heads}
+    if len(heads) > 1:
+        expected["day_ends"] = {book_key(book): end for book, end in ends.items()
+                                if book != MAIN}
+    assert event.payload == expected
     row = DaySeal.objects.get(gaming_day=DAY)
-    assert (row.head_position, row.day_last_position) == (next_day, last_of_day.position)
+    assert (row.head_position, row.day_last_position) == (
+        heads["main"]["position"], ends[MAIN]["day_last_position"])
 
 
 def test_sealing_a_day_twice_appends_nothing(seeded_day, monkeypatch):
@@ -89,7 +116,8 @@ def test_a_chain_that_does_not_verify_is_recorded_and_not_sealed(seeded_day, mon
     with pytest.raises(ReportsError) as refused:
         commands.seal_day(gaming_day=DAY)
     assert (refused.value.code, refused.value.status) == ("reports.chain_broken", 409)
-    refusal = Event.objects.order_by("-position").first()
+    # The seal stream's last event (a venue's book, issue 19, has higher positions).
+    refusal = Event.objects.filter(stream="reports/seal").order_by("-position").first()
     assert refusal.type == SEAL_REFUSED
     assert (refusal.payload["bad_position"], refusal.payload["verified_events"]) == (42, 41)
     assert not DaySeal.objects.exists()
