@@ -48,7 +48,7 @@ from typing import Any, Callable, Mapping, Sequence
 from django.db import connections, transaction
 
 from .books import book_id, book_key
-from .errors import AccountExists, InvalidEvent, LedgerError
+from .errors import AccountExists, InvalidEvent, LedgerError, StaleVersion
 from .placement import database_for
 from .store import balances_at, load_events
 from .transfers import _opening, clearing_account
@@ -215,16 +215,19 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
         parts[book].append((dataclasses.replace(event, postings=tuple(own_postings)), index,
                             False))
 
-    for book in parts:
+    # Versions of streams in books this request writes nothing to: checked
+    # under those books' locks, in the same transaction and lock order.
+    checks: dict[int, dict[str, int]] = defaultdict(dict)
+    for stream, version in expected.items():
+        if book_of_stream(stream) not in parts:
+            checks[book_of_stream(stream)][stream] = version
+    for book in (*parts, *checks):
         if database_for(book) != using:
             raise InvalidEvent(
                 "this request spans books on different databases; money between them moves"
-                " by a two-phase transfer", books=sorted(book_key(b) for b in parts))
-    unchecked = sorted(s for s in expected if book_of_stream(s) not in parts)
-    if unchecked:
-        raise InvalidEvent("a stream's version is checked only by a request that writes to its"
-                           " book", streams=unchecked)
-    if len(parts) == 1:
+                " by a two-phase transfer",
+                books=sorted(book_key(b) for b in (*parts, *checks)))
+    if len(parts) == 1 and not checks:
         (book,) = parts
         return append(events, book=book, expected_versions=expected,
                       idempotency_key=idempotency_key, metadata=metadata, request=request,
@@ -255,7 +258,10 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
     with transaction.atomic(using=using):
         missing = _missing_accounts({code for codes in clearing.values() for code in codes},
                                     using)
-        for book in sorted(requests):
+        for book in sorted({*requests, *checks}):
+            if book in checks:
+                _check_versions(book, checks[book], using)
+                continue
             _open_clearing(book, sorted(clearing.get(book, set()) & missing), using, metadata)
             outcome = write_group([requests[book]], using=using)[0]
             if isinstance(outcome, LedgerError):
@@ -343,6 +349,27 @@ def _leg_id(key: str | None, index: int, book: int, currency: str) -> str:
         return uuid.uuid4().hex
     digest = hashlib.sha256(f"{key}\x00{index}\x00{book}\x00{currency}".encode()).hexdigest()
     return digest[:32]
+
+
+def _check_versions(book: int, expected: Mapping[str, int], using: str) -> None:
+    """Check stream versions of a book this request writes nothing to, under
+    that book's writer lock (its head row), held to the commit like a writer's."""
+    with connections[using].cursor() as cursor:
+        cursor.execute("SELECT id FROM ledger_head WHERE id = %s FOR UPDATE", [book])
+        if cursor.fetchone() is None:
+            raise InvalidEvent(f"book {book} is not open", book=book)
+        cursor.execute("SELECT name, version, book FROM ledger_stream WHERE name = ANY(%s)",
+                       [sorted(expected)])
+        found = {name: (version, stream_book) for name, version, stream_book
+                 in cursor.fetchall()}
+    for stream, version in sorted(expected.items()):
+        current, stream_book = found.get(stream, (0, book))
+        if stream_book != book:
+            raise InvalidEvent(f"stream {stream} belongs to another book", stream=stream,
+                               book=stream_book)
+        if current != version:
+            raise StaleVersion(f"stream {stream} is at version {current}, not {version}",
+                               stream=stream, expected_version=version, current_version=current)
 
 
 def _missing_accounts(codes: set[str], using: str) -> set[str]:

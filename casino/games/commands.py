@@ -268,10 +268,21 @@ class NextRoundContext:
     at: dt.datetime
 
 
+def _round_venue(context: Any) -> Any:
+    """The venue of a write on a round: the context's, or its round's."""
+    return getattr(context, "place", None) or getattr(getattr(context, "round", None),
+                                                      "place", None)
+
+
 class _RoundCommand(BaseCommand[Any, RoundResult]):
     """A write on a round: answers the round, or re-raises a recorded game refusal."""
 
     source = SOURCE
+
+    def venue_of(self, context: Any) -> Any:
+        # The round's venue: its closed days refuse a late client time, and
+        # its book takes the write (casino.books).
+        return _round_venue(context)
 
     def answer(self, events: Sequence[RecordedEvent], *, replayed: bool) -> RoundResult:
         if events[0].type in (BET_REJECTED, OUTCOME_REJECTED):
@@ -452,6 +463,9 @@ def _check_paid_with(ctx: "RoundContext", paid_with: str, mine: Sequence[BetAtVe
 class PlaceBet(BaseCommand[BetContext, BetResult]):
     name = "games.place_bet"
     source = SOURCE
+
+    def venue_of(self, context: BetContext) -> Any:
+        return _round_venue(context)
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> BetContext:
         stake_minor, kind, spec = arguments["stake_minor"], arguments["kind"], arguments["spec"]

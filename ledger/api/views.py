@@ -97,7 +97,7 @@ class AccountDetailsView(APIView):
         sign = natural_sign(account.type)
         as_of = query.validated_data.get("as_of")
         if as_of is not None:
-            position = _position_at(as_of)
+            position = _position_at(as_of, account.book)
             data["as_of"] = {"position": position,
                              "balance_minor": sign * _sum_through(account.code, position)}
         if query.validated_data["history"]:
@@ -131,10 +131,13 @@ def _next_cursor(request: Request, cursor: str) -> str:
                                "cursor", cursor)
 
 
-def _position_at(as_of) -> int:
+def _position_at(as_of, book: int) -> int:
+    """The account's book's last position recorded by `as_of` (a position orders
+    its own book only: another book's later position would take in postings
+    recorded after `as_of`)."""
     if isinstance(as_of, int):
         return as_of
-    return (Event.objects.filter(recorded_at__lte=as_of).order_by("-position")
+    return (Event.objects.filter(book=book, recorded_at__lte=as_of).order_by("-position")
             .values_list("position", flat=True).first()) or 0
 
 

@@ -13,7 +13,7 @@ from django.db import connection
 from ledger import open_account, verify_chain
 from ledger.books import book_id, open_book
 from ledger.crossbook import CROSSBOOK_LEG, append_across, part_key, recorded
-from ledger.errors import IdempotencyConflict, InsufficientFunds, InvalidEvent, StaleVersion
+from ledger.errors import IdempotencyConflict, InsufficientFunds, StaleVersion
 from ledger.models import Account, Event, IdempotencyRecord, Stream
 from ledger.types import NewEvent, Posting
 
@@ -180,14 +180,19 @@ def test_a_new_stream_opens_beside_the_streams_whose_versions_it_checks(venue):
     assert result.events[0].book == venue
 
 
-def test_a_version_is_never_checked_outside_its_books_lock(venue):
-    """A request that checks a stream of a book it writes nothing to is refused, not
-    written with the check skipped."""
+def test_a_version_in_a_book_written_nothing_is_checked_under_its_lock(venue):
+    """A request that checks a stream of a book it writes nothing to (a void round checks the
+    player's stream and writes the round's) takes that book's lock in the same transaction:
+    a stale version is refused and writes nothing, a current one passes."""
     append_across([NewEvent(stream="machine/m2", type="test.registered", payload={})],
                   home_book="tallinn")
     before = _counts()
-    with pytest.raises(InvalidEvent, match="checked only by a request that writes to its book"):
+    with pytest.raises(StaleVersion):
         append_across([NewEvent(stream="player/zed", type="test.noted", payload={})],
                       home_book="main", book_for_stream=lambda stream: "main",
-                      expected_versions={"machine/m2": 1})
+                      expected_versions={"machine/m2": 0})
     assert _counts() == before
+    result = append_across([NewEvent(stream="player/zed", type="test.noted", payload={})],
+                           home_book="main", book_for_stream=lambda stream: "main",
+                           expected_versions={"machine/m2": 1})
+    assert result.events[0].book == 1 and _counts() == {1: before[1] + 1, 2: before[2]}
