@@ -291,3 +291,30 @@ def test_rebuild_reproduces_the_games_projections(venues):
     live = snapshot()
     rebuild_projections()
     assert snapshot() == live
+
+
+def test_a_round_write_on_a_closed_gaming_day_is_refused(venues):
+    """A house-game round names its venue (its table's) to the command runner, so a
+    client's business time on a day the venue has closed is refused as for every other
+    write (casino.runner: request.occurred_at_in_closed_day), and nothing is written."""
+    import datetime as dt
+
+    from casino.reports.commands import close_day
+    from casino.runner import RunnerError, reset_client_time, set_client_time
+    from tests.casino.conftest import HELSINKI
+
+    table = roulette_table()
+    alice = funded_player()
+    r = open_round(table.table_id)
+    close_day(venue="casino-helsinki", gaming_day=dt.date(2026, 6, 15), actor="accountant")
+    before = Event.objects.count()
+    set_client_time(dt.datetime(2026, 6, 15, 22, 0, tzinfo=HELSINKI))
+    try:
+        for write in (lambda: open_round(table.table_id),
+                      lambda: bet(r.round_id, alice.id, "black", {}, 10_00)):
+            with pytest.raises(RunnerError) as refused:
+                write()
+            assert refused.value.code == "request.occurred_at_in_closed_day"
+    finally:
+        reset_client_time()
+    assert Event.objects.count() == before
