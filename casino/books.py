@@ -16,10 +16,10 @@ Settings (decisions; the seeds say nothing of how a ledger is partitioned):
     CASINO_VENUE_BOOKS          venue code -> book key, for venues that share
                                 a book ("small venues may share one") or
                                 keep the main book; default {}
-    CASINO_VENUE_BOOKS_DEFAULT  "own" (default): every other venue has a book
-                                of its own, keyed by its code; "main": every
-                                venue writes to the main book (the log as it
-                                was before books)
+    CASINO_VENUE_BOOKS_DEFAULT  "main" (default): every venue writes to the
+                                main book (the log as it was before books);
+                                "own": every other venue has a book of its
+                                own, keyed by its code
 
 Not yet for production, and refused by the system check casino.E019:
 the ledger, the write path and the reports are book-aware (the daily
@@ -66,7 +66,7 @@ def book_key_for_venue(code: str) -> str:
     configured = getattr(settings, "CASINO_VENUE_BOOKS", {}) or {}
     if code in configured:
         return configured[code]
-    default = getattr(settings, "CASINO_VENUE_BOOKS_DEFAULT", OWN)
+    default = getattr(settings, "CASINO_VENUE_BOOKS_DEFAULT", "main")
     if default != OWN:
         return default
     key = code.lower().replace(".", "_")
@@ -103,7 +103,7 @@ def _remember(key: str, book: int) -> None:
         _books[key] = book
 
 
-def stream_book(stream: str, home: int) -> int | None:
+def stream_book(stream: str) -> int | None:
     """The book a NEW stream opens in: the operator's on main, else None: the
     write's own book, or the book of the streams whose versions it checks
     (ledger.crossbook)."""
@@ -121,7 +121,9 @@ def forget() -> None:
         _books.clear()
 
 
-@checks.register(checks.Tags.database)
+# It reads settings only, so it carries no tag; it runs with every command
+# that checks (runserver, migrate, `manage.py check`).
+@checks.register()
 def venue_books_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
     """Refuse per-venue books outside the tests until the apps' reads span books."""
     default = getattr(settings, "CASINO_VENUE_BOOKS_DEFAULT", "main")

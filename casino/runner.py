@@ -500,7 +500,7 @@ def _home_book(command: Command, context: Any, events: Sequence[NewEvent]) -> in
 def _append_at(home: int, events: Sequence[NewEvent], **arguments: Any):
     """Append across the books the events' streams and accounts belong to (ledger.crossbook)."""
     return append_across(events, home_book=home,
-                         book_for_stream=lambda stream: books.stream_book(stream, home),
+                         book_for_stream=books.stream_book,
                          book_for_account=lambda code: books.account_book(code, home),
                          **arguments)
 

@@ -99,3 +99,16 @@ def test_the_system_check_refuses_venue_books_until_the_reads_span_books(setting
     settings.CASINO_VENUE_BOOKS = {}
     settings.CASINO_VENUE_BOOKS_DEFAULT = "own"
     assert [m.id for m in venue_books_check()] == ["casino.E019"]
+
+
+def test_the_check_runs_with_every_command_that_checks(settings):
+    """A plain `manage.py check` (the one runserver and migrate run) stops on per-venue books
+    with casino.E019, and passes on the main book."""
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    settings.CASINO_VENUE_BOOKS_DEFAULT = "own"
+    with pytest.raises(SystemCheckError, match="casino.E019"):
+        call_command("check")
+    settings.CASINO_VENUE_BOOKS_DEFAULT = "main"
+    call_command("check")
