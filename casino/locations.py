@@ -8,7 +8,9 @@ name (its route, casino/*/api/urls.py) says where that is:
   arguments comes from (the answer's field, or the write's own path);
 - otherwise the event feed at the write's first event: every write appends
   events, and the answer carries their `position` (or `positions`), so
-  `/api/v1/events?after=<position - 1>&limit=<events>` reads exactly them;
+  `/api/v1/events?after=<position - 1>&limit=<events>` reads exactly them
+  (with `&book=<key>` when the event is on a venue's book: the feed's
+  `after` reads one book);
 - otherwise the write's own URL (a write whose answer names no position
   and whose subject has no read of its own); a view that knows its first
   event without naming it in the answer sets Location itself with
@@ -26,6 +28,10 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
+
+from ledger import book_key, book_of
+
+MAIN_BOOK = 1
 
 # write route -> (read route, {read argument: "answer field" or "path:<write argument>"})
 DETAILS: dict[str, tuple[str, dict[str, str]]] = {
@@ -93,12 +99,16 @@ def _read_route(route: str) -> tuple[str, dict[str, str]] | None:
 
 
 def _first_position(data: Any) -> tuple[int, int] | None:
-    """(first position, number of events) the answer names, if it names any."""
+    """(first position, number of events) the answer names, if it names any.
+
+    Of a write across books, its events in the book of the lowest position
+    (a request's part in a book is one run of positions)."""
     if not isinstance(data, dict):
         return None
     positions = data.get("positions")
     if isinstance(positions, list) and positions and all(isinstance(p, int) for p in positions):
-        return min(positions), len(positions)
+        first = min(positions)
+        return first, sum(1 for p in positions if book_of(p) == book_of(first))
     position = data.get("position")
     if isinstance(position, int) and not isinstance(position, bool) and position > 0:
         return position, 1
@@ -107,8 +117,11 @@ def _first_position(data: Any) -> tuple[int, int] | None:
 
 def feed_location(request: HttpRequest, position: int, count: int = 1) -> str:
     """The event feed at `count` events from `position` on (absolute URL): for a
-    view whose answer names no position but that knows the write's first event."""
-    query = urlencode({"after": position - 1, "limit": count})
+    view whose answer names no position but that knows the write's first event.
+    Read in the event's book (a position names its book)."""
+    book = book_of(position)
+    query = urlencode({"after": position - 1, "limit": count,
+                       **({} if book == MAIN_BOOK else {"book": book_key(book)})})
     return request.build_absolute_uri(f"{reverse(FEED_ROUTE)}?{query}")
 
 

@@ -144,6 +144,9 @@ _EXPORTS = {
     "CROSSBOOK_LEG": "ledger.crossbook",
     "recorded_across": "ledger.crossbook",
     "ensure_book": "ledger.books",
+    # Which book a position belongs to, and a book's key (the feed's `book`).
+    "book_of": "ledger.books",
+    "book_key": "ledger.books",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -53,7 +53,7 @@ from .placement import database_for
 from .store import balances_at, load_events
 from .transfers import _opening, clearing_account
 from .types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
-from .writer import _build_request, append, write_group
+from .writer import _build_request, append, write_books, write_group
 
 __all__ = ["CROSSBOOK_LEG", "append_across", "recorded", "recorded_across", "part_key",
            "forget"]
@@ -68,6 +68,8 @@ REMEMBERED_MAX = 200_000
 # account's book never changes (a moved book keeps its id).
 _streams: dict[str, int] = {}
 _accounts: dict[str, int] = {}
+# Clearing accounts known open (committed): they are never closed.
+_open_clearing_accounts: set[str] = set()
 _lock = threading.Lock()
 
 BookFor = Callable[[str], "int | str | None"]
@@ -151,6 +153,7 @@ def forget() -> None:
     with _lock:
         _streams.clear()
         _accounts.clear()
+        _open_clearing_accounts.clear()
 
 
 def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookFor | None,
@@ -256,23 +259,45 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
     results: dict[int, AppendResult] = {}
     replayed = False
     with transaction.atomic(using=using):
-        missing = _missing_accounts({code for codes in clearing.values() for code in codes},
-                                    using)
-        for book in sorted({*requests, *checks}):
-            if book in checks:
-                _check_versions(book, checks[book], using)
-                continue
-            _open_clearing(book, sorted(clearing.get(book, set()) & missing), using, metadata)
-            outcome = write_group([requests[book]], using=using)[0]
-            if isinstance(outcome, LedgerError):
-                raise outcome
-            results[book] = outcome
-            if outcome.replayed:
-                # Written before under this key: every part was (they commit
-                # together). Answer from the record, write nothing now.
-                replayed = True
-                transaction.set_rollback(True, using=using)
-                break
+        clearing_codes = {code for codes in clearing.values() for code in codes}
+        missing = _missing_accounts(clearing_codes - _open_clearing_accounts, using)
+        if checks:
+            # Versions in books written nothing: each book locked in turn, in
+            # ascending order, the checks and the parts interleaved.
+            for book in sorted({*requests, *checks}):
+                if book in checks:
+                    _check_versions(book, checks[book], using)
+                    continue
+                _open_clearing(book, sorted(clearing.get(book, set()) & missing), using,
+                               metadata)
+                outcome = write_group([requests[book]], using=using)[0]
+                if isinstance(outcome, LedgerError):
+                    raise outcome
+                results[book] = outcome
+                if outcome.replayed:
+                    replayed = True
+                    break
+        else:
+            for book in sorted(requests):
+                _open_clearing(book, sorted(clearing.get(book, set()) & missing), using,
+                               metadata)
+            # Every part in one round: the books' heads locked in ascending
+            # order in one statement, every part's rows in one insert.
+            ordered = sorted(requests)
+            outcomes = write_books([requests[book] for book in ordered], using=using)
+            for book, outcome in zip(ordered, outcomes):
+                if isinstance(outcome, LedgerError):
+                    raise outcome
+            results = dict(zip(ordered, outcomes))
+            replayed = any(outcome.replayed for outcome in results.values())
+        if replayed:
+            # Written before under this key: every part was (they commit
+            # together). Answer from the record, write nothing now.
+            transaction.set_rollback(True, using=using)
+        elif clearing_codes:
+            # Open for good once committed (an account is never closed).
+            transaction.on_commit(lambda: _open_clearing_accounts.update(clearing_codes),
+                                  using=using)
     if replayed:
         found = recorded(idempotency_key, using) if idempotency_key is not None else None
         if found is None:
@@ -325,7 +350,7 @@ def _with_balances(events: list[RecordedEvent]) -> list[RecordedEvent]:
         ordered.append(dataclasses.replace(
             source, balances_after={**extra, **source.balances_after}) if extra else source)
         ordered.extend(mine)
-    return ordered + legs
+    return list(_as_of(ordered + legs))
 
 
 def _split_postings(event: NewEvent, book: int, book_of_account: Callable[[str], int]
@@ -417,7 +442,33 @@ def _combined(parts: Mapping[int, list[tuple[NewEvent, int, bool]]],
     merged = [event if companion or not extra.get(index) else dataclasses.replace(
         event, balances_after={**extra[index], **(event.balances_after or {})})
         for index, companion, event in placed]
-    return AppendResult(tuple(merged))
+    return AppendResult(_as_of(merged))
+
+
+def _as_of(events: Sequence[RecordedEvent]) -> tuple[RecordedEvent, ...]:
+    """Give each event the request's position in every other book it wrote, as
+    of that event (`RecordedEvent.as_of`): the last of the request's events
+    there up to the event and its companions, or just before the request's
+    first there. `events` come each followed by its companions."""
+    firsts: dict[int, int] = {}
+    for event in events:
+        firsts[event.book] = min(firsts.get(event.book, event.position), event.position)
+    groups: list[list[RecordedEvent]] = []
+    for event in events:
+        if event.type == CROSSBOOK_LEG and groups:
+            groups[-1].append(event)
+        else:
+            groups.append([event])
+    seen: dict[int, int] = {}
+    placed: list[RecordedEvent] = []
+    for group in groups:
+        for event in group:
+            seen[event.book] = max(seen.get(event.book, event.position), event.position)
+        for event in group:
+            as_of = tuple(seen.get(book, first - 1) for book, first in sorted(firsts.items())
+                          if book != event.book)
+            placed.append(dataclasses.replace(event, as_of=as_of) if as_of else event)
+    return tuple(placed)
 
 
 # The name the package exports (`ledger.recorded_across`): `recorded` of a

@@ -67,7 +67,9 @@ def balances_after(event: RecordedEvent, codes: Iterable[str]) -> dict[str, int]
     known = event.balances_after
     if known is not None and all(code in known for code in codes):
         return {code: known[code] for code in codes}
-    return store.balances_at(codes, event.position)
+    # An account of another book the request wrote is read at the request's
+    # position there (`as_of`); of a book it did not write, as it is now.
+    return store.balances_at(codes, event.position, others=event.as_of)
 
 
 def recorded_result(idempotency_key: str | None) -> list[RecordedEvent] | None:
@@ -96,6 +98,13 @@ def events(first: int, last: int) -> list[RecordedEvent]:
 def head() -> tuple[int, str]:
     """Return the log's last position and its hash (0 and the genesis hash when empty)."""
     return store.head()
+
+
+def head_of(account: str) -> tuple[int, str]:
+    """Return the last position and hash of the book holding `account` (the main
+    book's while it is not open): a position to read its balance "as of". One
+    statement."""
+    return store.head_of(account)
 
 
 def placed_heads() -> list[tuple[int, str, int, str, str]]:

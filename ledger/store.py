@@ -171,24 +171,27 @@ def recorded_request(idempotency_key: str) -> tuple[str, list[RecordedEvent]] | 
     return row[0], load_events(row[1], row[2])
 
 
-def balances_at(codes: Iterable[str], position: int) -> dict[str, int]:
+def balances_at(codes: Iterable[str], position: int, others: Iterable[int] = ()
+                ) -> dict[str, int]:
     """Return each account's balance (natural direction) just after `position`.
 
     The balance now less what postings after `position` added, in one
     statement (one snapshot), so a concurrent append cannot skew it; replays
     use it to answer with the balances their event left. An account not open
     by then, or not at all, has balance 0. A position orders its own book
-    only: an account of another book is read as it is now.
+    only: an account of another book is read just after the position
+    `others` gives in that book (a request written across books), else as
+    it is now.
     """
     codes = list(codes)
-    # A position orders its own book only: an account of another book is
-    # read as it is now (no posting of another book is "after" it).
-    book_end = max(book_of(position), 1) * BOOK_SPAN
+    later = Q()
+    for cutoff in {book_of(p): p for p in (*others, position)}.values():
+        # Postings after the cutoff within the cutoff's own book.
+        later |= Q(postings__event_id__gt=cutoff,
+                   postings__event_id__lte=max(book_of(cutoff), 1) * BOOK_SPAN)
     rows = (
         Account.objects.filter(code__in=codes)
-        .annotate(later_minor=Sum("postings__amount_minor",
-                                  filter=Q(postings__event_id__gt=position,
-                                           postings__event_id__lte=book_end)))
+        .annotate(later_minor=Sum("postings__amount_minor", filter=later))
         .values_list("code", "type", "balance_minor", "later_minor")
     )
     balances = dict.fromkeys(codes, 0)
@@ -201,6 +204,16 @@ def head(book: int = 1, using: str = DEFAULT_DB_ALIAS) -> tuple[int, str]:
     """Return a book's last position and hash (its base and genesis when empty)."""
     with connections[using].cursor() as cursor:
         cursor.execute("SELECT position, hash FROM ledger_head WHERE id = %s", [book])
+        position, hash_ = cursor.fetchone()
+    return position, hash_
+
+
+def head_of(account: str, using: str = DEFAULT_DB_ALIAS) -> tuple[int, str]:
+    """Return the last position and hash of the book holding `account` (main's
+    while the account is not open)."""
+    with connections[using].cursor() as cursor:
+        cursor.execute("SELECT position, hash FROM ledger_head WHERE id = coalesce("
+                       "(SELECT book FROM ledger_account WHERE code = %s), 1)", [account])
         position, hash_ = cursor.fetchone()
     return position, hash_
 

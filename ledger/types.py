@@ -189,6 +189,12 @@ class RecordedEvent:
     # so the caller's answer needs no read; None for events loaded from the
     # log (ledger.read.balances_after reads those). Not stored, not hashed.
     balances_after: Mapping[str, int] | None = field(default=None, compare=False)
+    # For an event of a request written across books (ledger.crossbook): the
+    # request's position in each other book it wrote, as of this event (its
+    # own part there so far, or just before it), so "just after the event"
+    # reads another book's account at the same moment; () otherwise.
+    # Not stored, not hashed.
+    as_of: tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def book(self) -> int:

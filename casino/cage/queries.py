@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from casino.rules import queries as rules
-from ledger.read import balances as balances_at, head
+from ledger.read import balances as balances_at, head_of
 
 from casino.accounts import cage_cash, chips_outstanding
 
@@ -22,13 +22,14 @@ class VenueFloat:
 
 
 def venue_float(venue_code: str) -> VenueFloat:
-    """Return the venue's cage cash and chip float as of the ledger's head.
+    """Return the venue's cage cash and chip float as of the head of their book.
 
     Raises RulesError (404) for an unknown venue.
     """
     venue = rules.venue(venue_code)
-    # Every event up to the head is committed; balances are taken as of it.
-    position, _ = head()
+    # Every event up to the head of the cage's book (the venue's) is
+    # committed; balances are taken as of it.
+    position, _ = head_of(cage_cash(venue.code))
     balances = balances_at([cage_cash(venue.code), chips_outstanding(venue.code)], position)
     return VenueFloat(
         venue=venue.code,

@@ -77,7 +77,8 @@ def pool_history(venue: str, kind: str) -> PoolHistory:
             "   AND e.type = %(paid)s), 0)::bigint,"
             " COALESCE(-sum(p.amount_minor) FILTER (WHERE p.account_id = %(pool)s"
             "   AND e.type = %(topped)s), 0)::bigint,"
-            " (SELECT position FROM ledger_head WHERE id = 1)"
+            " (SELECT position FROM ledger_head WHERE id = coalesce("
+            "   (SELECT book FROM ledger_account WHERE code = %(pool)s), 1))"
             " FROM ledger_posting p JOIN ledger_event e ON e.position = p.event_id"
             " WHERE p.account_id IN (%(pending)s, %(pool)s)",
             {"pending": row.pending_account, "pool": row.pool_account,

@@ -19,8 +19,8 @@ from django.db import transaction
 
 from casino.clock import operator_day
 from casino.runner import BaseCommand, Call, Decision, run
-from ledger import NewEvent, RecordedEvent
-from ledger.read import head, stream_version
+from ledger import NewEvent, RecordedEvent, book_heads
+from ledger.read import stream_version
 
 from . import signing
 from .errors import WebhookError, WebhookErrorCode
@@ -74,11 +74,15 @@ class Subscribe(_HookCommand):
 
     def load(self, arguments: Mapping[str, Any], call: Call) -> HookContext:
         public_id = uuid.uuid4().hex[:16]
+        # Every book's head (a venue's book numbers its own events): the
+        # deliveries start after each (sending.backfill).
+        heads = {head.key: head.position for head in book_heads().values()}
         return HookContext(
             stream=subscription_stream(public_id), version=0, at=call.moment(),
             payload={"subscription": public_id, "owner": arguments["owner"],
                      "url": arguments["url"], "event_types": arguments["event_types"],
-                     "venues": arguments["venues"], "starts_after_position": head()[0],
+                     "venues": arguments["venues"], "starts_after_position": heads["main"],
+                     "starts_after_heads": heads,
                      "secret": uuid.uuid4().hex[:16]})
 
 
@@ -128,6 +132,7 @@ def subscribe(*, owner, key, url: str, event_types: Sequence[str], venues: Seque
                 public_id=payload["subscription"], owner=owner, key=key, url=payload["url"],
                 event_types=payload["event_types"], venues=payload["venues"],
                 starts_after_position=payload["starts_after_position"],
+                starts_after_heads=payload.get("starts_after_heads", {}),
                 recorded_position=event.position)
             SigningSecret.objects.create(subscription=subscription, public_id=payload["secret"],
                                          secret=signing.new_secret())

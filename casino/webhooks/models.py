@@ -32,11 +32,14 @@ class Subscription(models.Model):
     active = models.BooleanField(default=True)
     # The `webhooks.subscribed` event that recorded it.
     recorded_position = models.BigIntegerField(default=0)
-    # The head when it was made: deliveries start after it (backfill below).
+    # The main book's head when it was made, and every book's (book key ->
+    # position; empty for a subscription made before books were recorded:
+    # the main book's alone): deliveries start after them (backfill below).
     starts_after_position = models.BigIntegerField(default=0)
+    starts_after_heads = models.JSONField(default=dict, blank=True)
     # False until the sender has filled the outbox for the events committed
-    # between `starts_after_position` and the moment every writer process
-    # saw the subscription (projections.SUBSCRIPTIONS_CACHE_SECONDS).
+    # between those heads and the moment every writer process saw the
+    # subscription (projections.SUBSCRIPTIONS_CACHE_SECONDS).
     backfilled = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
 

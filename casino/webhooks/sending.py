@@ -31,7 +31,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.utils import timezone
 
-from ledger.read import events as read_events, head
+from ledger import book_heads, read_feed
+from ledger.read import events as read_events
 
 from . import signing
 from .models import Delivery, Subscription
@@ -53,6 +54,7 @@ BATCH_DELIVERIES_MAX = 100
 ROUNDS_MAX = 50
 BACKFILL_PAGE_EVENTS_MAX = 1000
 ERROR_CHARS_MAX = 500
+MAIN_BOOK = 1
 LOCK_NAMESPACE = 0x5745_4248  # "WEBH": the advisory lock's first key
 
 
@@ -129,23 +131,34 @@ def backfill(subscription: Subscription) -> bool:
     """Fill the outbox for events the writers committed before they saw the subscription.
 
     Waits until every writer process has seen it (the cache period), then
-    inserts the matching events after `starts_after_position` up to the
-    head (existing rows stay). Returns whether the backfill is done.
+    inserts the matching events of every book after the head recorded for
+    it (`starts_after_heads`; a book opened since, from its beginning) up
+    to the book's head now (existing rows stay). Returns whether the
+    backfill is done.
     """
     if timezone.now() < subscription.created_at + dt.timedelta(seconds=cache_seconds()):
         return False
     reach = reach_of(subscription)
-    last, _ = head()
-    after = subscription.starts_after_position
-    while after < last:
-        page = read_events(after + 1, min(after + BACKFILL_PAGE_EVENTS_MAX, last))
-        if not page:
-            break
+    heads = book_heads()
+    if subscription.starts_after_heads:
+        ids = {head.key: book for book, head in heads.items()}
+        cursor = {ids[key]: position for key, position
+                  in subscription.starts_after_heads.items() if key in ids}
+        books = None
+    else:       # made before every book's head was recorded: the main book's
+        cursor, books = {MAIN_BOOK: subscription.starts_after_position}, [MAIN_BOOK]
+    while True:
+        page = read_feed(cursor, BACKFILL_PAGE_EVENTS_MAX, books=books)
         rows = [Delivery(subscription=subscription, position=event.position,
                          stream=event.stream, event_type=event.type)
-                for event in reach.select(page)]
+                for event in reach.select(list(page.events))]
         Delivery.objects.bulk_create(rows, ignore_conflicts=True)
-        after = page[-1].position
+        cursor = dict(page.cursor)
+        # Up to the heads read first: the writers saw the subscription by then.
+        if not page.has_more or all(cursor.get(book, 0) >= head.position
+                                    for book, head in heads.items()
+                                    if books is None or book in books):
+            break
     Subscription.objects.filter(pk=subscription.pk).update(backfilled=True)
     return True
 

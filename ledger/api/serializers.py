@@ -5,7 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ..books import local_position
-from ..feed import CURSOR_LENGTH_MAX, PAGE_EVENTS_MAX
+from ..feed import BOOK_KEY, CURSOR_LENGTH_MAX, PAGE_EVENTS_MAX
 from ..models import Account
 
 
@@ -46,9 +46,10 @@ class EventSerializer(serializers.Serializer):
 
 class EventFeedSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
-    next_after = serializers.IntegerField(help_text="The main book's last position read:"
-                                                    " pass as `after` to read its next page.")
-    head_position = serializers.IntegerField(help_text="The main book's last committed"
+    next_after = serializers.IntegerField(help_text="The last position read in the book read"
+                                                    " by `after` (main unless `book`): pass"
+                                                    " as `after` to read its next page.")
+    head_position = serializers.IntegerField(help_text="That book's last committed"
                                                        " position.")
     next_cursor = serializers.CharField(
         help_text="Opaque: pass as `cursor` to read on over every book from here (the last"
@@ -67,7 +68,12 @@ class EventFeedSerializer(serializers.Serializer):
 class EventFeedQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(
         min_value=0, max_value=2**63 - 1, default=0,
-        help_text="Read the main book only, after this position (the feed before books).")
+        help_text="Read one book only (`book`, by default main: the feed before books),"
+                  " after this position (as the events give it).")
+    book = serializers.RegexField(
+        BOOK_KEY, required=False, max_length=40,
+        help_text="With `after`: the key of the one book to read (default `main`); from"
+                  " its beginning when `after` is before it. Not with `cursor`.")
     cursor = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False,
         max_length=CURSOR_LENGTH_MAX,
@@ -79,6 +85,9 @@ class EventFeedQuerySerializer(serializers.Serializer):
         if "cursor" in attrs and "after" in self.initial_data:
             raise serializers.ValidationError(
                 {"cursor": ["give `cursor` or `after`, not both"]})
+        if "cursor" in attrs and "book" in attrs:
+            raise serializers.ValidationError(
+                {"book": ["`cursor` reads every book: give `book` with `after` only"]})
         return attrs
 
 

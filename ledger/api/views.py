@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.utils.module_loading import import_string
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
@@ -11,7 +11,8 @@ from rest_framework.views import APIView
 
 from django.db.models import Sum
 
-from ..books import MAIN_BOOK
+from ..books import MAIN_BOOK, MAIN_BOOK_KEY, base_position, book_id
+from ..errors import InvalidEvent, UnknownBook
 from ..feed import book_heads, decode_cursor, encode_cursor, read_feed
 from ..placement import feed_databases
 from ..models import Account, Event, Posting, natural_sign
@@ -35,14 +36,18 @@ class EventFeedView(APIView):
     an empty `cursor` starts every book at its beginning, and a book opened
     later starts at its own).
 
-    `?after=<position>` (or neither) reads the main book only, as the feed
-    did before books: its positions are gap-free and committed in order,
-    so reading `after=<last position seen>` sees each of its events once.
-    Its answer carries a `next_cursor` too, from which a client may go on
-    over every book.
+    `?after=<position>` (or neither) reads one book only, the main book as
+    the feed did before books, or the book `?book=<key>` names: its
+    positions are gap-free and committed in order, so reading
+    `after=<last position seen>` sees each of its events once. Its answer
+    carries a `next_cursor` too, from which a client may go on over every
+    book.
     """
 
-    @extend_schema(parameters=[EventFeedQuerySerializer], responses=EventFeedSerializer)
+    @extend_schema(parameters=[EventFeedQuerySerializer], responses={
+        200: EventFeedSerializer,
+        404: OpenApiResponse(description="No book is open under the key `book` or the"
+                                         " cursor names (`ledger.unknown_book`).")})
     def get(self, request: Request) -> Response:
         query = EventFeedQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -51,12 +56,15 @@ class EventFeedView(APIView):
         # Each book is read where the directory places it (a moved book's
         # frozen old copy is not read twice).
         placed = feed_databases()
+        book = MAIN_BOOK
         if text is None:
+            book = _book(query.validated_data.get("book", MAIN_BOOK_KEY))
             after = query.validated_data["after"]
-            # Positions beyond the main book's range hold none of its events.
-            page = read_feed({MAIN_BOOK: min(after, BOOK_SPAN)}, limit, using=placed,
-                             books=[MAIN_BOOK])
-            next_after = max(after, page.cursor[MAIN_BOOK])
+            # Positions outside the book's range hold none of its events.
+            base = base_position(book)
+            page = read_feed({book: min(max(after, base), base + BOOK_SPAN)}, limit,
+                             using=placed, books=[book])
+            next_after = max(after, page.cursor[book])
         else:
             page = read_feed(decode_cursor(text, book_heads(placed)), limit, using=placed)
             next_after = page.cursor[MAIN_BOOK]
@@ -73,7 +81,7 @@ class EventFeedView(APIView):
         else:
             url = _next_cursor(request, next_cursor) if page.has_more else None
         data = {"events": events, "next_after": next_after,
-                "head_position": page.heads[MAIN_BOOK].position,
+                "head_position": page.heads[book].position,
                 "next_cursor": next_cursor, "has_more": page.has_more, "next": url}
         return Response(EventFeedSerializer(data, context={"book_keys": page.keys()}).data)
 
@@ -118,6 +126,14 @@ class AccountDetailsView(APIView):
             data["has_more"] = data["next_after"] is not None
             data["next"] = _next(request, data["next_after"]) if data["has_more"] else None
         return Response(data)
+
+
+def _book(key: str) -> int:
+    """The id of the open book `key` (ledger.unknown_book, a 404, when none is)."""
+    try:
+        return book_id(key)
+    except InvalidEvent:
+        raise UnknownBook(f"no book {key} is open", book=key) from None
 
 
 def _next(request: Request, after: int) -> str:

@@ -167,6 +167,29 @@ def test_a_balance_as_of_a_position_reads_other_books_as_they_are_now(venue):
     assert balances(["cage/tallinn/cash"], leg.position) == {"cage/tallinn/cash": 1_000}
 
 
+def test_a_replay_reads_another_books_account_at_the_requests_part_there(venue):
+    """An account of another book the request wrote but did not post to (the venue's chips,
+    next to the cage's cash) is read just after the request's part in that book, on the
+    live answer and on a replay after later traffic alike (ledger.read.balances_after)."""
+    from ledger.read import balances_after
+
+    open_account(code="cage/tallinn/chips", type="liability", currency="EUR", book="tallinn")
+    chips = NewEvent(stream="cage/tallinn", type="cage.chips_sold", payload={},
+                     postings=(Posting("cage/tallinn/cash", 300, "EUR"),
+                               Posting("cage/tallinn/chips", -300, "EUR")),
+                     gaming_day=GAMING_DAY)
+    first = append_across([_deposit(2_000)], home_book="tallinn", idempotency_key="k-2",
+                          request={"amount": 2_000}, book_for_stream=lambda stream: "main")
+    append_across([chips], home_book="tallinn")
+    live = balances_after(first.events[0], ["player/alice/account", "cage/tallinn/chips"])
+    again = append_across([_deposit(2_000)], home_book="tallinn", idempotency_key="k-2",
+                          request={"amount": 2_000}, book_for_stream=lambda stream: "main")
+    replayed = balances_after(again.events[0], ["player/alice/account", "cage/tallinn/chips"])
+    assert live == replayed == {"player/alice/account": 2_000, "cage/tallinn/chips": 0}
+    # The leg is the request's part in the venue's book; the event knows it.
+    assert again.events[0].as_of == (again.events[1].position,)
+
+
 def test_a_new_stream_opens_beside_the_streams_whose_versions_it_checks(venue):
     """A request that checks a stream of the venue's book and writes a new stream the caller
     leaves to the default writes it on that book, where the version is checked under the

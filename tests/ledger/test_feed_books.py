@@ -182,6 +182,41 @@ def test_after_beyond_the_main_books_events_is_an_empty_page(books):
     assert (page["events"], page["next_after"], page["has_more"]) == ([], 2**50, False)
 
 
+def test_after_with_a_book_reads_that_book_alone(books):
+    """`book=<key>` with `after` pages one other book by its positions (what a write's
+    Location names for an event on a venue's book): from the book's beginning when
+    `after` is before it, each event once, the page's head that book's."""
+    _interleave(random.Random(5), 15)
+    riga = _stored()["riga"]
+    base = base_position(book_id("riga"))
+    client = _client()
+    seen, after = [], 0
+    for _ in range(PAGES_MAX):
+        page = client.get(FEED, {"book": "riga", "after": after, "limit": 3}).json()
+        assert {event["book"] for event in page["events"]} <= {"riga"}
+        assert page["head_position"] == base + len(riga)
+        seen += [event["local_position"] for event in page["events"]]
+        after = page["next_after"]
+        if not page["has_more"]:
+            break
+        assert "book=riga" in page["next"] and f"after={after}" in page["next"]
+    assert seen == riga
+    # Exactly the events a write names: from its first position, `limit` of them.
+    named = client.get(FEED, {"book": "riga", "after": base + 1, "limit": 2}).json()["events"]
+    assert [event["local_position"] for event in named] == riga[1:3]
+
+
+@pytest.mark.parametrize(("query", "status", "code"), [
+    ({"book": "vilnius"}, 404, "ledger.unknown_book"),
+    ({"book": "Riga!"}, 400, "request.invalid"),
+    ({"book": "riga", "cursor": ""}, 400, "request.invalid"),
+], ids=["unknown", "malformed", "with-cursor"])
+def test_a_book_that_cannot_be_read_alone_is_refused(books, query, status, code):
+    answer = _client().get(FEED, query)
+    assert (answer.status_code, answer.json()["code"]) == (status, code)
+    assert answer.json()["message"]
+
+
 def _encoded(value) -> str:
     return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
 

@@ -46,7 +46,11 @@ class SubscriptionSerializer(serializers.Serializer):
     venues = serializers.ListField(child=serializers.CharField())
     active = serializers.BooleanField()
     starts_after_position = serializers.IntegerField(
-        help_text="Deliveries are of events after this ledger position.")
+        help_text="Deliveries are of the main book's events after this position.")
+    starts_after_heads = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Per book key, the position after which its events are delivered (a"
+                  " book opened later: all of its events).")
     created_at = serializers.DateTimeField()
     secrets = SecretSerializer(many=True, help_text="Active secrets, newest first.")
 

@@ -44,6 +44,7 @@ def _answer(subscription: Subscription, secret: str | None = None) -> dict:
         "event_types": subscription.event_types, "venues": subscription.venues,
         "active": subscription.active,
         "starts_after_position": subscription.starts_after_position,
+        "starts_after_heads": subscription.starts_after_heads,
         "created_at": subscription.created_at,
         "secrets": [{"id": s.public_id, "created_at": s.created_at, "retires_at": s.retires_at}
                     for s in subscription.secrets.all() if s.active_at(now)],

@@ -6,7 +6,7 @@ import pytest
 
 from casino.cage.commands import buy_chips, deposit
 from casino.roles import Role
-from ledger.models import Event
+from ledger.models import Account, Event
 from tests.casino.conftest import make_player
 
 from .conftest import event_count
@@ -246,7 +246,8 @@ def test_a_write_without_a_token_is_a_401(funded_player):
 
 
 def test_the_float_shows_cage_cash_and_chips_outstanding(cage_client, funded_player):
-    """GET .../float: the chip float and the cage's cash, in both units."""
+    """GET .../float: the chip float and the cage's cash, in both units, as of the last
+    event of the cage's book (the venue's own, or main)."""
     _post(cage_client, "chip-redemptions", _body("chip-redemptions", funded_player.id,
                                                  amount="100.00", paid_to="account"))
     response = cage_client.get(f"/api/v1/cage/venues/{CASINO}/float")
@@ -255,7 +256,8 @@ def test_the_float_shows_cage_cash_and_chips_outstanding(cage_client, funded_pla
         "venue": CASINO, "currency": "EUR",
         "cage_cash": "800.00", "cage_cash_minor": 80_000,
         "chips_outstanding": "200.00", "chips_outstanding_minor": 20_000,
-        "as_of_position": Event.objects.last().position,
+        "as_of_position": Event.objects.filter(
+            book=Account.objects.get(code=f"cage/{CASINO}/cash").book).last().position,
     }
 
 

@@ -3,18 +3,16 @@
 Each write is sent through the API as a table controller sends it (token
 authentication, JSON body, Idempotency-Key) after a warm-up request of the
 same kind, so the process's reference-data cache is as warm as a running
-server's. The test runs inside the test's transaction, so the commit itself
-is not captured and is added as one. On a budget overrun the test prints
-every statement.
+server's. The commit is counted as a server spends it (tests/budgets.py).
+On a budget overrun the test prints every statement.
 """
 
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from casino.roles import Role
+from tests.budgets import counted, warm
 from tests.casino.api.conftest import client_for, post
 
 from .conftest import funded_player, key
@@ -22,7 +20,6 @@ from .conftest import funded_player, key
 # Counts, not the caches' wall-clock expiry (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("steady_caches")
 
-COMMIT = 1
 # Issue 13's goal: at most 8, authentication and commit included; measured 7
 # (12 before the hand snapshot, with one more statement for every event
 # already in the hand; 10 before the one-statement authentication and the
@@ -61,17 +58,6 @@ def _table(client, seats: int = SEATS) -> str:
     return table_id
 
 
-def _counted(send) -> tuple[object, int, str]:
-    """Send one request; return its response, its statements (commit included), a listing."""
-    with CaptureQueriesContext(connection) as captured:
-        response = send()
-    statements = len(captured.captured_queries) + COMMIT
-    listing = "\n".join(f"{n:>3} {q['sql'][:300]}"
-                        for n, q in enumerate(captured.captured_queries, start=1))
-    print(statements, "\n" + listing)
-    return response, statements, listing
-
-
 def _short_history() -> list[dict]:
     """Button 1: seats 4..9, 1, 2 call, 3 (big blind) checks; on the flop seat 2 bets, all fold."""
     preflop = [{"seat": s, "kind": "call"} for s in (4, 5, 6, 7, 8, 9, 1, 2)]
@@ -105,9 +91,11 @@ def test_a_poker_action_stays_within_its_statement_budget(venues):
     hand = post(controller, f"/api/v1/poker/tables/{table_id}/hands", {"button": 1},
                 key=key("hand")).json()
     url = f"/api/v1/poker/hands/{hand['hand_id']}/actions"
-    assert post(controller, url, {"seat": 4, "kind": "call"}, key="warm-up").status_code == 201
+    with warm():
+        assert post(controller, url, {"seat": 4, "kind": "call"},
+                    key="warm-up").status_code == 201
 
-    response, statements, listing = _counted(
+    response, statements, listing = counted(
         lambda: post(controller, url, {"seat": 5, "kind": "call"}, key="counted"))
 
     assert response.status_code == 201, response.json()
@@ -116,7 +104,7 @@ def test_a_poker_action_stays_within_its_statement_budget(venues):
 
 def _history_statements(controller, table_id: str, steps: list[dict]) -> int:
     url = f"/api/v1/poker/tables/{table_id}/hand-histories"
-    response, statements, listing = _counted(
+    response, statements, listing = counted(
         lambda: post(controller, url, {"button": 1, "actions": steps}, key=key("history")))
     assert response.status_code == 201, response.json()
     assert response.json()["state"] == "settled"
@@ -128,7 +116,10 @@ def test_a_complete_hand_history_costs_the_same_statements_whatever_its_length(v
     """A 9-handed history through the API runs at most HISTORY_BUDGET statements, as many for 44 actions as for 18."""
     controller = client_for(Role.TABLE_CONTROLLER)
     table_id = _table(controller)
-    _history_statements(controller, table_id, _short_history())   # warm-up
+    with warm():
+        assert post(controller, f"/api/v1/poker/tables/{table_id}/hand-histories",
+                    {"button": 1, "actions": _short_history()},
+                    key=key("warm-up")).status_code == 201
 
     short = _history_statements(controller, table_id, _short_history())
     long = _history_statements(controller, table_id, _long_history())

@@ -2,19 +2,18 @@
 
 The entry is sent through the API as the cage sends it (token
 authentication, JSON body, Idempotency-Key) after one warm-up entry, so the
-process's reference-data cache is as warm as a running server's. The test
-runs inside the test's transaction, so the commit itself is not captured and
-is added as one. On a budget overrun the test prints every statement.
+process's reference-data cache is as warm as a running server's. The commit
+is counted as a server spends it (tests/budgets.py). On a budget overrun the
+test prints every statement.
 """
 
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from casino.roles import Role
 from casino.tournaments import commands
+from tests.budgets import counted, warm
 from tests.casino.api.conftest import client_for, post
 
 from .conftest import funded_player, key
@@ -22,7 +21,6 @@ from .conftest import funded_player, key
 # Counts, not the caches' wall-clock expiry (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("steady_caches")
 
-COMMIT = 1
 # Issue 13's goal: at most 10, authentication and commit included; measured 10
 # (26 before the snapshot, 19 before the one-statement contexts). Where they
 # go: authentication 1 (key, user and roles), the snapshot joined to its
@@ -44,14 +42,11 @@ def test_tournament_entry_stays_within_its_statement_budget(venues):
     cage = client_for(Role.CAGE)
     url = f"/api/v1/tournaments/{t}/entries"
     first, second = funded_player(), funded_player()
-    assert post(cage, url, {"player_id": first.id}, key="warm-up").status_code == 201
+    with warm():
+        assert post(cage, url, {"player_id": first.id}, key="warm-up").status_code == 201
 
-    with CaptureQueriesContext(connection) as captured:
-        response = post(cage, url, {"player_id": second.id}, key="counted")
+    response, statements, listing = counted(
+        lambda: post(cage, url, {"player_id": second.id}, key="counted"))
 
     assert response.status_code == 201, response.json()
-    statements = len(captured.captured_queries) + COMMIT
-    listing = "\n".join(f"{n:>3} {q['sql'][:300]}"
-                        for n, q in enumerate(captured.captured_queries, start=1))
-    print(statements, "\n" + listing)
     assert statements <= BUDGET, listing

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import transaction
 
 from casino.roles import Role
-from casino.webhooks.models import Delivery
+from casino.webhooks.models import Delivery, Subscription
+from casino.webhooks.sending import backfill
 from ledger import rebuild_projections, verify_ledger
 from ledger.models import Event
 
@@ -86,3 +89,34 @@ def test_the_outbox_is_not_rebuilt_and_the_ledger_still_verifies(players):
     rebuild_projections()
     assert _positions(subscription["id"]) == positions
     assert verify_ledger().ok
+
+
+def test_the_backfill_fills_in_every_books_events_after_the_heads_it_recorded(players, settings):
+    """Events the writers committed before they saw a subscription are filled in from every
+    book, each after the head recorded for it: the deposits on the main book (the player's
+    stream) and the cashier's shift on the venue's own book."""
+    settings.CASINO_VENUE_BOOKS = {"casino-helsinki": "helsinki"}
+    cage = client_in(Role.CAGE)
+
+    def shift(window: str) -> None:
+        answer = cage.post("/api/v1/cashier/shifts", {
+            "venue": "casino-helsinki", "window": window, "bank": {"5000": 20}}, format="json",
+            headers={"Idempotency-Key": f"shift-{window}"})
+        assert answer.status_code == 201, answer.json()
+
+    cash_deposit(players[0].id)
+    shift("w1")                                   # before: not delivered
+    subscription = subscribe(cage, URL, event_types=["cage.", "cashier."]).json()
+    assert set(subscription["starts_after_heads"]) == {"main", "helsinki"}
+    cash_deposit(players[1].id)
+    shift("w2")
+    made = _positions(subscription["id"])          # what the writers put in the outbox
+    books = set(Event.objects.filter(position__in=made).values_list("book", flat=True))
+    assert len(made) == 2 and len(books) == 2
+    # As if no writer had seen the subscription yet: the backfill finds the same events.
+    row = Subscription.objects.get(public_id=subscription["id"])
+    Delivery.objects.filter(subscription=row).delete()
+    Subscription.objects.filter(pk=row.pk).update(
+        created_at=row.created_at - dt.timedelta(hours=1))
+    assert backfill(Subscription.objects.get(pk=row.pk))
+    assert _positions(subscription["id"]) == made
