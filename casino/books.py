@@ -13,22 +13,24 @@ accounts.
 
 Settings (decisions; the seeds say nothing of how a ledger is partitioned):
 
+    CASINO_VENUE_BOOKS_DEFAULT  "own" (default): every venue has a book of its
+                                own, keyed by its code; "main": every venue
+                                writes to the main book (the log as it was
+                                before books)
     CASINO_VENUE_BOOKS          venue code -> book key, for venues that share
                                 a book ("small venues may share one") or
-                                keep the main book; default {}
-    CASINO_VENUE_BOOKS_DEFAULT  "main" (default): every venue writes to the
-                                main book (the log as it was before books);
-                                "own": every other venue has a book of its
-                                own, keyed by its code
+                                keep the main book ("code=main"); default {}
 
-Not yet for production, and refused by the system check casino.E019:
-the ledger, the write path and the reports are book-aware (the daily
-close, journals, thresholds and seals read every book up to its own head,
-tests/casino/reports/test_venue_books_close.py), but some app reads still
-take one position for the whole log (a position orders its own book only:
-the cage's float "as of" the main head, "the last event" by position on
-screens) and many tests expect a request to be one event on one book.
-Until those read a head per book, "main" is the only safe setting.
+A venue registered before per-venue books came to a database (the upgrade
+that brought them, rules.VenueBooksSince) has its history on the main book
+and keeps writing there under the default, so its numbering stays one
+chain; a setting that names its book moves its new streams and accounts
+there (its old ones stay where they are, reached across books).
+
+Reads that take a position take it in the book they read: the cage's float
+and a jackpot pool "as of" their own book's head, a write's `Location` in
+its event's book (`?book=`), a replay's balances at the request's part in
+each book, the reports every book up to its own head.
 
 A venue's book is opened on its first write (`ledger_open_venue_book`,
 migration 0013: the runtime role may open a book in the main database, never
@@ -44,7 +46,7 @@ import threading
 
 from django.conf import settings
 from django.core import checks
-from django.db import transaction
+from django.db import connection, transaction
 
 from ledger import ensure_book
 
@@ -63,44 +65,66 @@ _lock = threading.Lock()
 
 def book_key_for_venue(code: str) -> str:
     """The key of the venue's book under the settings (a shared book's, or its own)."""
+    return _configured(code)[0]
+
+
+def _configured(code: str) -> tuple[str, bool]:
+    """The venue's book key, and whether a setting names it (not the default)."""
     configured = getattr(settings, "CASINO_VENUE_BOOKS", {}) or {}
     if code in configured:
-        return configured[code]
-    default = getattr(settings, "CASINO_VENUE_BOOKS_DEFAULT", "main")
+        return configured[code], True
+    default = getattr(settings, "CASINO_VENUE_BOOKS_DEFAULT", OWN)
     if default != OWN:
-        return default
+        return default, False
     key = code.lower().replace(".", "_")
     if BOOK_KEY.match(key) and key != "main":
-        return key
+        return key, False
     # A code that is no book key (a leading digit, too long): a stable key of its own.
-    return "v" + hashlib.sha256(code.encode()).hexdigest()[:20]
+    return "v" + hashlib.sha256(code.encode()).hexdigest()[:20], False
 
 
 def venue_book(code: str | None) -> int:
     """The id of the book a write at venue `code` goes to (main without a venue).
 
     Opens the book on first use; remembered for the life of the process (a
-    book is never closed, and its id never changes).
+    book is never closed, and its id never changes). Under the default, a
+    venue registered before per-venue books came to this database keeps the
+    main book, where its history is (`history_on_main`).
     """
     if not code:
         return MAIN
-    key = book_key_for_venue(code)
-    if key == "main":
-        return MAIN
-    known = _books.get(key)
+    known = _books.get(code)
     if known is not None:
         return known
-    book = ensure_book(key)
+    key, named = _configured(code)
+    if key == "main":
+        return MAIN
+    book = MAIN if not named and history_on_main(code) else ensure_book(key)
     # Remembered once the opening is committed: a transaction (or savepoint)
     # that opened the book and rolled back takes the book with it, and a
     # callback registered in it is dropped with it.
-    transaction.on_commit(lambda: _remember(key, book))
+    transaction.on_commit(lambda: _remember(code, book))
     return book
 
 
-def _remember(key: str, book: int) -> None:
+def history_on_main(code: str) -> bool:
+    """Whether the venue was registered before per-venue books came to this
+    database (rules.VenueBooksSince): its events so far are on the main book,
+    and it goes on there unless a setting names its book. A venue not
+    registered (yet) has none."""
+    from casino.rules.models import VenueBooksSince, Venue
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {Venue._meta.db_table} v"
+            f" WHERE v.code = %s AND v.registered_position <= coalesce("
+            f"(SELECT min(position) FROM {VenueBooksSince._meta.db_table}), 0))", [code])
+        return cursor.fetchone()[0]
+
+
+def _remember(code: str, book: int) -> None:
     with _lock:
-        _books[key] = book
+        _books[code] = book
 
 
 def stream_book(stream: str) -> int | None:
@@ -125,14 +149,14 @@ def forget() -> None:
 # that checks (runserver, migrate, `manage.py check`).
 @checks.register()
 def venue_books_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    """Refuse per-venue books outside the tests until the apps' reads span books."""
-    default = getattr(settings, "CASINO_VENUE_BOOKS_DEFAULT", "main")
+    """Refuse venue book settings the routing cannot use (casino.E019)."""
+    default = getattr(settings, "CASINO_VENUE_BOOKS_DEFAULT", OWN)
     configured = getattr(settings, "CASINO_VENUE_BOOKS", {}) or {}
-    if default == "main" and all(book == "main" for book in configured.values()):
-        return []
-    return [checks.Error(
-        "per-venue books are not ready for production",
-        hint="The ledger, the command runner and the reports handle venue books, but some app"
-             " reads still take one position for the whole log (casino/books.py). Set"
-             " CASINO_VENUE_BOOKS_DEFAULT=main and leave CASINO_VENUE_BOOKS unset.",
-        id="casino.E019")]
+    problems = []
+    if default not in (OWN, "main"):
+        problems.append(f"CASINO_VENUE_BOOKS_DEFAULT is {default!r}, not 'own' or 'main'")
+    problems += [f"CASINO_VENUE_BOOKS gives venue {code!r} the book {key!r}, which is no book"
+                 " key (a lower-case letter, then up to 39 of a-z, 0-9, '_' and '-')"
+                 for code, key in sorted(configured.items()) if not BOOK_KEY.match(str(key))]
+    return [checks.Error(problem, hint="casino/books.py: the venue books' settings",
+                         id="casino.E019") for problem in problems]

@@ -441,12 +441,14 @@ for _entry in filter(None, os.environ.get("CASINO_BOOK_DATABASE_URLS", "").split
     DATABASES[_alias.strip()] = _database_from_url(_url.strip())
     DATABASES[_alias.strip()].setdefault("OPTIONS", {}).update(DATABASE_OPTIONS)
     LEDGER_BOOK_DATABASES.append(_alias.strip())
-# A book per venue (issue 19 point 1, casino/books.py): "main" (default)
-# writes every venue to the main book; "own" gives every venue a book of
-# its own, opened on its first write; CASINO_VENUE_BOOKS="small-a=east,
-# small-b=east" lets venues share a book. Not yet for production: the
-# system check casino.E019 refuses anything but "main" (casino/books.py).
-CASINO_VENUE_BOOKS_DEFAULT = os.environ.get("CASINO_VENUE_BOOKS_DEFAULT", "main")
+# A book per venue (issue 19 point 1, casino/books.py): "own" (default)
+# gives every venue a book of its own, opened on its first write (a venue
+# registered before per-venue books came to the database keeps the main
+# book, where its history is); "main" writes every venue to the main book;
+# CASINO_VENUE_BOOKS="small-a=east,small-b=east" lets venues share a book
+# ("a=main" keeps one on the main book). The system check casino.E019
+# refuses a setting it cannot use.
+CASINO_VENUE_BOOKS_DEFAULT = os.environ.get("CASINO_VENUE_BOOKS_DEFAULT", "own")
 CASINO_VENUE_BOOKS: dict[str, str] = {
     _venue.strip(): _book.strip()
     for _venue, _, _book in (entry.partition("=") for entry in filter(

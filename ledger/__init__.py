@@ -146,6 +146,7 @@ _EXPORTS = {
     "ensure_book": "ledger.books",
     # Which book a position belongs to, and a book's key (the feed's `book`).
     "book_of": "ledger.books",
+    "base_position": "ledger.books",
     "book_key": "ledger.books",
 }
 

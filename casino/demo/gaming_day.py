@@ -75,8 +75,8 @@ from casino.reports.reading import head_at, head_of_record
 from casino.rules.commands import load_shipped_rulebooks, register_venue
 from casino.rules.models import Venue
 from casino.tournaments import commands as tournaments
-from ledger import Metadata
-from ledger.read import Event, head
+from ledger import Metadata, book_heads
+from ledger.read import Event
 
 from . import coups, hands
 from . import back_office, catalogue
@@ -163,6 +163,7 @@ class DemoResult:
     """What the run did and the facts the demo promises (positions, ids)."""
 
     seed: int
+    # Events in the log (every book's) before and after the run.
     head_before: int
     head_after: int = 0
     facts: dict[str, Any] = field(default_factory=dict)
@@ -172,6 +173,11 @@ class DemoResult:
     @property
     def appended(self) -> int:
         return self.head_after - self.head_before
+
+
+def _events_in_log() -> int:
+    """How many events every book holds (a book's positions are gap-free)."""
+    return sum(head.position - head.base for head in book_heads().values())
 
 
 class Demo:
@@ -186,7 +192,7 @@ class Demo:
         self.out_dir = out_dir or Path(settings.DATA_DIR) / "demo"
         self.say = say or (lambda line: None)
         self.players: list[str] = []
-        self.result = DemoResult(seed=seed, head_before=head()[0])
+        self.result = DemoResult(seed=seed, head_before=_events_in_log())
         self.facts = self.result.facts
         self.online_balance: Counter = Counter()      # tracked, never read back
         # The room's rake is 5 % by full EUR 20 with a cap per hand the table
@@ -259,7 +265,7 @@ class Demo:
         finally:
             if bar is not None:
                 bar.close()
-        self.result.head_after = head()[0]
+        self.result.head_after = _events_in_log()
         return self.result
 
     # -- set-up -------------------------------------------------------------

@@ -75,7 +75,7 @@ from django.db import connection, transaction
 from django.db.models import Q, Sum
 from django_fsm import can_proceed
 
-from casino import clock
+from casino import books, clock
 from casino.wallet import account_ceiling
 from casino.wallet import PlayerCredit, credit_players, overflow_blocks
 from casino.accounts import OVERFLOW_KEY, gaming_account
@@ -446,9 +446,12 @@ class RollupCommand(BaseCommand[RollupContext, RollupResult]):
         day = dt.date.fromisoformat(arguments["gaming_day"])
         stream = pool_stream(venue, kind)
         with connection.cursor() as cursor:
-            # The writer lock first: every contribution to the day has
-            # committed, and none can commit until the roll-up does.
-            cursor.execute("SELECT position FROM ledger_head WHERE id = 1 FOR UPDATE")
+            # The writer lock of the pool's book first (the venue's: the
+            # pending account's book, casino.books): every contribution to
+            # the day has committed, and none can commit until the roll-up does.
+            cursor.execute("SELECT position FROM ledger_head WHERE id = coalesce("
+                           "(SELECT book FROM ledger_account WHERE code = %s), %s) FOR UPDATE",
+                           [pending_account(venue, kind), books.venue_book(venue)])
             version = stream_version(stream)
             pool = _pool(venue, kind)
             place = rules.venue(venue)

@@ -44,7 +44,8 @@ from casino.compliance.models import (
     CorrectionState,
 )
 from ledger.read import Account, Event, natural_sign
-from ledger.read import head
+from ledger import base_position
+from ledger.read import placed_heads
 
 from .formatting import EventView, PostingView, Rendered, render
 
@@ -176,23 +177,52 @@ def today() -> dt.date:
 
 
 @dataclass(frozen=True, slots=True)
+class BookStatus:
+    """One book's head (its own numbering: 1, 2, 3..) and what is not yet verified."""
+
+    key: str
+    events: int                     # the book's last local position
+    hash: str
+    unverified_events: int
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerStatus:
-    head_position: int
+    head_position: int              # the main book's
     head_hash: str
     last_verification: ChainVerification | None
-    unverified_events: int          # after the last verified head (a seal verifies too)
+    unverified_events: int          # every book's, after its last verified head (a seal verifies too)
     last_seal: Event | None
+    books: tuple[BookStatus, ...] = ()
 
 
 def ledger_status() -> LedgerStatus:
-    position, hash_ = head()
+    """Every book's head, and how many of its events came after the last good
+    verification or seal (each records every book's head it verified)."""
+    heads = placed_heads()
     verification = ChainVerification.objects.order_by("-position").first()
-    verified_to = verification.head_position if verification and verification.ok else 0
     seal = Event.objects.filter(type=DAY_SEALED).order_by("-position").first()
-    if seal is not None:
-        # A seal is written only after the chain verified up to its head.
-        verified_to = max(verified_to, int(seal.payload.get("head_position", 0)))
-    return LedgerStatus(position, hash_, verification, max(0, position - verified_to), seal)
+    verified: dict[str, int] = {}
+    recorded = [seal.payload] if seal is not None else []
+    if verification is not None and verification.ok:
+        event = Event.objects.filter(position=verification.position).first()
+        recorded.append(event.payload if event is not None
+                        else {"head_position": verification.head_position})
+    for payload in recorded:
+        # Recorded before books: the main book's head alone.
+        books = payload.get("heads") or {"main": {"position": payload.get("head_position", 0)}}
+        for key, head in books.items():
+            verified[key] = max(verified.get(key, 0), int(head["position"]))
+    statuses = []
+    for book, key, position, hash_, _database in heads:
+        base = base_position(book)
+        statuses.append(BookStatus(key=key, events=position - base, hash=hash_,
+                                   unverified_events=position - max(verified.get(key, 0), base)))
+    main = next(((position, hash_) for book, _k, position, hash_, _d in heads if book == 1),
+                (0, ""))
+    return LedgerStatus(main[0], main[1], verification,
+                        sum(status.unverified_events for status in statuses), seal,
+                        tuple(statuses))
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,3 +191,18 @@ class Venue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
+
+
+class VenueBooksSince(models.Model):
+    """Where per-venue books (issue 19) began on this database: the main book's
+    head when the migration that brought them ran (0 on a new database).
+
+    A venue registered at or before it has its history on the main book and
+    keeps writing there under the default (`casino.books`); a venue
+    registered after it gets a book of its own. One row, never changed.
+    """
+
+    position = models.BigIntegerField()
+
+    def __str__(self) -> str:
+        return f"per-venue books since position {self.position}"

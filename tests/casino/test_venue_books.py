@@ -1,18 +1,21 @@
 """A book per venue through the command runner (casino/books.py, issue 19 point 1).
 
-With CASINO_VENUE_BOOKS_DEFAULT="own" a venue's streams and accounts live on
-its own book and the operator's (the player's stream and gaming account) on
-the main book; a cage deposit touches both and is written across them in
-one transaction (ledger.crossbook). The default, "main", keeps every venue
-on the main book; the system check casino.E019 refuses anything else in a
-deployment until the apps' reads span books.
+By default (CASINO_VENUE_BOOKS_DEFAULT="own") a venue's streams and accounts
+live on its own book and the operator's (the player's stream and gaming
+account) on the main book; a cage deposit touches both and is written across
+them in one transaction (ledger.crossbook). "main" keeps every venue on the
+main book, and so does the default for a venue whose history is there (one
+registered before per-venue books came to the database). The system check
+casino.E019 refuses settings the routing cannot use.
 """
 
 import pytest
 
+from casino import books
 from casino.books import book_key_for_venue, venue_book, venue_books_check
 from casino.cage.commands import deposit
 from ledger import verify_chain
+from casino.rules.models import Venue, VenueBooksSince
 from ledger.models import Account, Event, LedgerHead
 from tests.casino.conftest import NOON
 
@@ -35,15 +38,22 @@ def _book(code: str) -> int:
     return Account.objects.get(code=code).book
 
 
-def test_by_default_every_venue_writes_to_the_main_book(player):
-    """The default keeps the log as it was: one event, one book, no clearing."""
+def test_the_default_is_a_book_per_venue(settings):
+    """Issue 19: by default one book per venue (the settings' own default)."""
+    assert settings.CASINO_VENUE_BOOKS_DEFAULT == "own"
+    assert settings.CASINO_VENUE_BOOKS == {}
+
+
+def test_on_the_main_setting_every_venue_writes_to_the_main_book(settings, player):
+    """"main" keeps the log as it was before books: one event, one book, no clearing."""
+    settings.CASINO_VENUE_BOOKS_DEFAULT = "main"
     result = _deposit(player, "d-main")
     accounts = {p.account_id for p in Event.objects.get(position=result.position).postings.all()}
     assert accounts == {f"cage/{CASINO}/cash", f"player/{player.id}/account"}
-    assert not Event.objects.filter(book__gt=1).exists()
+    assert Event.objects.get(position=result.position).book == 1
     assert _book(f"cage/{CASINO}/cash") == 1
     assert not Account.objects.filter(code__startswith="clearing/").exists()
-    assert list(LedgerHead.objects.values_list("key", flat=True)) == ["main"]
+    assert not LedgerHead.objects.filter(key=CASINO).exists()
 
 
 def test_a_deposit_at_a_venue_on_its_own_book_is_written_across_both(own_books, player):
@@ -90,25 +100,50 @@ def test_a_venue_code_that_is_no_book_key_gets_a_stable_one(own_books):
     assert key == book_key_for_venue("9-lives") and key.startswith("v") and len(key) == 21
 
 
-def test_the_system_check_refuses_venue_books_until_the_reads_span_books(settings):
-    settings.CASINO_VENUE_BOOKS_DEFAULT = "main"
-    settings.CASINO_VENUE_BOOKS = {}
-    assert venue_books_check() == []
-    settings.CASINO_VENUE_BOOKS = {CASINO: "helsinki"}
-    assert [m.id for m in venue_books_check()] == ["casino.E019"]
-    settings.CASINO_VENUE_BOOKS = {}
-    settings.CASINO_VENUE_BOOKS_DEFAULT = "own"
-    assert [m.id for m in venue_books_check()] == ["casino.E019"]
+def test_a_venue_whose_history_is_on_main_stays_there_by_default(own_books, player):
+    """A venue registered before per-venue books came to the database (the upgrade,
+    rules.VenueBooksSince) keeps writing to the main book, so its numbering stays one
+    chain; a setting that names its book still moves it."""
+    VenueBooksSince.objects.all().delete()
+    VenueBooksSince.objects.create(position=Venue.objects.get(code=CASINO).registered_position)
+    assert books.history_on_main(CASINO) and venue_book(CASINO) == 1
+    _deposit(player, "d-4")
+    assert _book(f"cage/{CASINO}/cash") == 1
+    assert not Event.objects.filter(book__gt=1).exists()
+    books.forget()
+    own_books.CASINO_VENUE_BOOKS = {CASINO: "helsinki"}
+    assert venue_book(CASINO) == LedgerHead.objects.get(key="helsinki").id
+
+
+def test_a_venue_registered_after_the_upgrade_gets_its_own_book(own_books, venues):
+    VenueBooksSince.objects.all().delete()
+    VenueBooksSince.objects.create(position=Venue.objects.get(code=CASINO).registered_position
+                                   - 1)
+    assert not books.history_on_main(CASINO)
+    assert venue_book(CASINO) == LedgerHead.objects.get(key=CASINO).id
+
+
+@pytest.mark.parametrize(("default", "configured", "problems"), [
+    ("own", {}, 0),
+    ("main", {CASINO: "helsinki", ROOM: "main"}, 0),
+    ("ours", {}, 1),
+    ("own", {CASINO: "Helsinki!"}, 1),
+], ids=["own", "named", "bad-default", "bad-key"])
+def test_the_system_check_refuses_settings_it_cannot_use(settings, default, configured,
+                                                         problems):
+    settings.CASINO_VENUE_BOOKS_DEFAULT = default
+    settings.CASINO_VENUE_BOOKS = configured
+    assert [m.id for m in venue_books_check()] == ["casino.E019"] * problems
 
 
 def test_the_check_runs_with_every_command_that_checks(settings):
-    """A plain `manage.py check` (the one runserver and migrate run) stops on per-venue books
-    with casino.E019, and passes on the main book."""
+    """A plain `manage.py check` (the one runserver and migrate run) stops on a default
+    it cannot use with casino.E019, and passes on per-venue books."""
     from django.core.management import call_command
     from django.core.management.base import SystemCheckError
 
-    settings.CASINO_VENUE_BOOKS_DEFAULT = "own"
+    settings.CASINO_VENUE_BOOKS_DEFAULT = "every"
     with pytest.raises(SystemCheckError, match="casino.E019"):
         call_command("check")
-    settings.CASINO_VENUE_BOOKS_DEFAULT = "main"
+    settings.CASINO_VENUE_BOOKS_DEFAULT = "own"
     call_command("check")

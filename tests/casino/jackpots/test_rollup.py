@@ -350,3 +350,41 @@ def test_the_jackpot_fee_by_time_rolls_up_with_the_drops(venues):
     assert (result.amount_minor, result.contributions) == (3_999, 1)
     assert balance(pool_account(VENUE, "bad_beat")) == 3_999
     assert balance(pending_account(VENUE, "bad_beat")) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rollup_holds_the_writer_lock_of_the_book_its_pool_is_on(venues, settings,
+                                                                   monkeypatch):
+    """No contribution can commit into the day while it is summed: the roll-up holds the
+    writer lock of the pool's book (here the venue's own, casino.books), not the main's."""
+    settings.CASINO_VENUE_BOOKS = {VENUE: "poker_hel"}
+    pool_at(VENUE, D(2026, 6, 15))
+    contribute(VENUE, D(2026, 6, 15), [100] * 3)
+    book = Account.objects.get(code=pending_account(VENUE, "bad_beat")).book
+    assert book == venue_book(VENUE) != 1
+    locked: dict[int, bool] = {}
+    real_append = runner.append_across
+
+    def probe(target: int) -> None:
+        # Another connection asks for the book's writer lock without waiting.
+        try:
+            with connection.cursor() as cursor, transaction.atomic():
+                cursor.execute("SELECT id FROM ledger_head WHERE id = %s FOR UPDATE NOWAIT",
+                               [target])
+            locked[target] = False
+        except Exception:  # noqa: BLE001 - psycopg's LockNotAvailable, wrapped by Django
+            locked[target] = True
+        finally:
+            connection.close()
+
+    def appending(events, **kwargs):
+        if events[0].type == CONTRIBUTIONS_ROLLED_UP:
+            for target in (book, 1):
+                thread = threading.Thread(target=probe, args=(target,))
+                thread.start()
+                thread.join()
+        return real_append(events, **kwargs)
+
+    monkeypatch.setattr(runner, "append_across", appending)
+    assert rollup_day(venue=VENUE, gaming_day=D(2026, 6, 15)).amount_minor == 300
+    assert locked == {book: True, 1: False}

@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.urls import reverse
 
+from casino.cage.commands import deposit
 from casino.compliance.cases import dismiss_alert, open_case
 from casino.compliance.verification import verify_and_record
 from casino.reports.commands import seal_day
@@ -60,6 +61,29 @@ def test_the_ledger_status_shows_the_last_verification_and_seal(officers, traffi
     assert page.context["desk"].ledger.unverified_events == 1   # the seal's own event
     assert (f"gaming day 2026-06-15 at #{seal.payload['head_position']}"
             in page.content.decode())
+
+
+def test_every_books_events_count_until_a_verification_covers_them(officers, traffic,
+                                                                    settings):
+    """A venue on a book of its own (casino.books): its events wait for verification as
+    the main book's do, each book counted in its own numbering, and the verify screen
+    lists the books; a verification records every book's head, and covers them all."""
+    settings.CASINO_VENUE_BOOKS = {"poker-helsinki": "helsinki"}
+    verify_and_record(actor="olli")
+    deposit(player_id=traffic.player_id, venue="poker-helsinki", amount_minor=100_00,
+            currency="EUR", actor="cashier", idempotency_key=key())
+    status = officers["aude"].get(reverse("admin:officers_desk")).context["desk"].ledger
+    books = {book.key: book for book in status.books}
+    assert books["helsinki"].events > 0
+    assert books["helsinki"].unverified_events == books["helsinki"].events
+    assert books["main"].unverified_events >= 2      # the verification's and the deposit's
+    assert status.unverified_events == sum(book.unverified_events for book in status.books)
+    page = officers["aude"].get(reverse("admin:officers_verify")).content.decode()
+    assert 'id="verify-books"' in page and "<td>helsinki</td>" in page
+    verify_and_record(actor="olli")
+    status = officers["aude"].get(reverse("admin:officers_desk")).context["desk"].ledger
+    assert {book.key: book.unverified_events for book in status.books} == {
+        "main": 1, "helsinki": 0}                   # the new verification's own event
 
 
 def test_the_desk_is_for_officers_and_auditors_only(officers):
