@@ -19,6 +19,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from ledger import base_position, book_key, book_of
+
 LINES_MAX = 40
 LIST_ITEMS_MAX = 12
 DEPTH_MAX = 3
@@ -391,3 +393,11 @@ def _jackpot_hit(event: EventView) -> Rendered:
                                  category=p.get("category"), threshold=p.get("threshold")),
                     cite=_text(p.get("cite")),
                     tone="decision" if verb != "recorded" else "alert")
+
+
+def number_in_book(position: int) -> str:
+    """An event's number as officers read it: "#12" on the main book, "#12 in
+    helsinki" on a venue's (a position names its book; each book counts from 1)."""
+    book = book_of(position)
+    local = position - base_position(book)
+    return f"#{local}" if book == 1 else f"#{local} in {book_key(book)}"

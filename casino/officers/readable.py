@@ -39,7 +39,7 @@ from django.db import models
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 
-from .formatting import flatten, major
+from .formatting import flatten, major, number_in_book
 
 OWN_MODULES = ("casino.", "ledger.")
 SUMMARY_LINES_MAX = 4
@@ -286,8 +286,8 @@ def position_display(field: models.Field) -> Callable:
         try:
             url = reverse("admin:ledger_event_change", args=[position])
         except NoReverseMatch:
-            return f"#{position}"
-        return format_html('<a href="{}">event #{}</a>', url, position)
+            return number_in_book(position)
+        return format_html('<a href="{}">event {}</a>', url, number_in_book(position))
     return admin.display(description=field.verbose_name, ordering=field.name)(show)
 
 

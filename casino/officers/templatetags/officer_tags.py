@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..formatting import major as major_units
+from ..formatting import major as major_units, number_in_book
 
 register = template.Library()
 
@@ -13,6 +13,15 @@ def major(amount_minor, currency: str = "") -> str:
     if amount_minor is None or amount_minor == "":
         return ""
     return major_units(int(amount_minor), currency or "")
+
+
+@register.filter
+def event_number(position) -> str:
+    """{{ event.position|event_number }} -> "#12" on the main book, "#12 in helsinki"
+    on another: each book numbers its own events (ledger.books)."""
+    if position is None or position == "":
+        return ""
+    return number_in_book(int(position))
 
 
 @register.simple_tag

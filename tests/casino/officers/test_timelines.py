@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from casino.officers import queries
+from ledger.models import LedgerHead
 from tests.casino.jackpots.conftest import play_hand
 from tests.casino.jackpots.conftest import table  # noqa: F401 (fixture)
 from tests.casino.poker.test_disputes import _disputed_hand
@@ -58,6 +59,12 @@ def test_a_tables_timeline_holds_its_hands_and_the_disputed_showdown(officers):
     assert ("claimed", "seat 1 23.00") in {(line.label, line.value)
                                                for line in disputed.rendered.lines}
     assert page.content.decode().count('class="timeline-event') == len(entries)
+    # Each book numbers its own events: the table's are the venue's, shown in its book.
+    first = entries[0].event
+    book = LedgerHead.objects.get(id=first.book)
+    shown = (f"#{first.position - (first.book - 1) * 2**40}"
+             + ("" if book.key == "main" else f" in {book.key}"))
+    assert f'<div class="event-meta">{shown} &middot;' in page.content.decode()
 
 
 def test_the_search_box_routes_to_the_timelines(officers):
