@@ -62,6 +62,8 @@ class RulesCacheProjection:
     """Empties the cache when a rulebook version loads or a venue registers."""
 
     name = "rules.cache"
+    # It keeps no table (the rules.* projections own the app's).
+    tables = ()
 
     def __init__(self, event_types: frozenset[str]) -> None:
         self.event_types = event_types

@@ -8,11 +8,23 @@ from typing import Sequence
 from ledger import RecordedEvent
 
 from .events import RULEBOOK_LOADED, VENUE_CHANGED, VENUE_REGISTERED
-from .models import Decision, Figure, RulebookVersion, RuleTable, StakeLimit, Venue, WinLimit
+from .models import (Decision, Figure, RulebookVersion, RuleTable, StakeLimit, Venue,
+                     VenueBooksSince, WinLimit)
+
+
+def _rules_tables() -> list[str]:
+    """The app's tables the projections own: every one but VenueBooksSince, which
+    the migration that brought per-venue books writes once (no event makes it)."""
+    from django.apps import apps
+
+    return [model._meta.db_table
+            for model in apps.get_app_config("rules").get_models(include_auto_created=True)
+            if model._meta.managed and not model._meta.proxy and model is not VenueBooksSince]
 
 
 class RulebookProjection:
     name = "rules.rulebooks"
+    tables = property(lambda self: _rules_tables())
     event_types = frozenset({RULEBOOK_LOADED})
 
     def reset(self) -> None:
@@ -91,6 +103,7 @@ class RulebookProjection:
 
 class VenueProjection:
     name = "rules.venues"
+    tables = property(lambda self: _rules_tables())
     event_types = frozenset({VENUE_REGISTERED, VENUE_CHANGED})
 
     def reset(self) -> None:

@@ -43,6 +43,10 @@ FORBIDDEN = [
     # Freezing and unfreezing a book are a move's, the owner's (migrations 0008, 0014).
     "SELECT ledger_freeze_book(1::smallint)",
     "SELECT ledger_unfreeze_book(1::smallint, 0, 'x')",
+    # Where per-venue books began is written once, by its migration (rules 0004).
+    "UPDATE rules_venuebookssince SET position = 0",
+    "DELETE FROM rules_venuebookssince",
+    "INSERT INTO rules_venuebookssince (position) VALUES (0)",
 ]
 
 

@@ -21,6 +21,7 @@ from django.db import connection
 
 from ledger import seals
 from ledger.canonical import dumps, event_hash, timestamp_text
+from ledger.models import Event
 from ledger.store import load_events_after
 from ledger.verify import verify_chain, verify_ledger
 from tests.ledger.factories import transfer
@@ -204,6 +205,12 @@ def test_the_daily_seal_anchors_outside_the_database(seeded_day, settings, tmp_p
     settings.LEDGER_SEAL_KEY_FILE = str(tmp_path / "seal.key")
     monkeypatch.setattr("casino.clock.now", lambda: DAY_AFTER)
     sealed = reports.seal_day(gaming_day=DAY, actor="celery")
-    (written,) = seals.read_seals(next(tmp_path.glob("daily-*.jsonl")))
+    # The main book's file (`daily-<database>.jsonl`); each other book has its own
+    # sibling, `daily-<database>.<book key>.jsonl` (ledger.seals.book_path).
+    (main_file,) = [path for path in tmp_path.glob("daily-*.jsonl")
+                    if path.name.count(".") == 1]
+    (written,) = seals.read_seals(main_file)
     assert written["tree_size"] == sealed.position
-    assert verify_ledger().sealed == sealed.position
+    # Every event of every book is under a seal, up to the day's seal event.
+    result = verify_ledger()
+    assert result.ok and result.sealed == result.events == Event.objects.count()

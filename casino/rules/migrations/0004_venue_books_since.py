@@ -16,6 +16,29 @@ def record_head(apps, schema_editor):
     apps.get_model("rules", "VenueBooksSince").objects.create(position=row[0] if row else 0)
 
 
+# Written once, here: only the table's owner (the migrating role) may change
+# it; the runtime role reads it (casino.books) and cannot move the cutover.
+FIXED = """
+CREATE FUNCTION rules_venue_books_since_is_fixed() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = TG_RELID),
+                       'MEMBER') THEN
+        RAISE EXCEPTION 'rules_venuebookssince is written once, by its migration'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER rules_venue_books_since_is_fixed
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON rules_venuebookssince
+    FOR EACH STATEMENT EXECUTE FUNCTION rules_venue_books_since_is_fixed();
+"""
+UNFIXED = """
+DROP TRIGGER rules_venue_books_since_is_fixed ON rules_venuebookssince;
+DROP FUNCTION rules_venue_books_since_is_fixed();
+"""
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -32,4 +55,5 @@ class Migration(migrations.Migration):
             ],
         ),
         migrations.RunPython(record_head, migrations.RunPython.noop),
+        migrations.RunSQL(FIXED, UNFIXED),
     ]

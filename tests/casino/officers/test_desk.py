@@ -82,8 +82,9 @@ def test_every_books_events_count_until_a_verification_covers_them(officers, tra
     assert 'id="verify-books"' in page and "<td>helsinki</td>" in page
     verify_and_record(actor="olli")
     status = officers["aude"].get(reverse("admin:officers_desk")).context["desk"].ledger
-    assert {book.key: book.unverified_events for book in status.books} == {
-        "main": 1, "helsinki": 0}                   # the new verification's own event
+    assert "helsinki" in {book.key for book in status.books}
+    assert {book.key: book.unverified_events for book in status.books
+            if book.unverified_events} == {"main": 1}   # the new verification's own event
 
 
 def test_the_desk_is_for_officers_and_auditors_only(officers):

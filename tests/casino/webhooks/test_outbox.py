@@ -107,7 +107,7 @@ def test_the_backfill_fills_in_every_books_events_after_the_heads_it_recorded(pl
     cash_deposit(players[0].id)
     shift("w1")                                   # before: not delivered
     subscription = subscribe(cage, URL, event_types=["cage.", "cashier."]).json()
-    assert set(subscription["starts_after_heads"]) == {"main", "helsinki"}
+    assert {"main", "helsinki"} <= set(subscription["starts_after_heads"])
     cash_deposit(players[1].id)
     shift("w2")
     made = _positions(subscription["id"])          # what the writers put in the outbox
