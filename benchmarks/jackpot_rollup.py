@@ -57,7 +57,9 @@ BATCH_EVENTS = 100
 def insert(count: int) -> float:
     """Append `count` EUR 1 drops on DAY; return events per second."""
     source, pending = f"bench/{VENUE}/tables", pending_account(VENUE, "bad_beat")
-    open_account(code=source, type="asset", currency="EUR", name="bench tables")
+    # The pool's book (the venue's own, casino.books): the drops go there.
+    book = Account.objects.get(code=pending).book
+    open_account(code=source, type="asset", currency="EUR", name="bench tables", book=book)
     began = time.perf_counter()
     done = 0
     while done < count:
@@ -65,7 +67,7 @@ def insert(count: int) -> float:
         append([NewEvent(stream=f"bench/hand/{(done + i) % STREAMS}",
                          type="bench.hand_settled", payload={"drop_minor": 100},
                          postings=(Posting(source, 100, "EUR"), Posting(pending, -100, "EUR")),
-                         gaming_day=DAY) for i in range(batch)])
+                         gaming_day=DAY) for i in range(batch)], book=book)
         done += batch
         if done % 100_000 == 0 or done == count:
             print(f"  {done:>9,} contributions appended", flush=True)

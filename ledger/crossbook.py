@@ -24,8 +24,9 @@ module takes such a request and writes it as one all-or-nothing unit:
   (the order `ledger.transfers` and the writer use, so no deadlock), each
   under its book's writer lock; either every book gains its part or none.
 
-Idempotency: the home book's part is recorded under the caller's key, each
-other book's part under `<key>#<book id>`; they commit together, so a retry
+Idempotency: the part holding the caller's first event is recorded under
+the caller's key (so the caller's events carry the key it sent), each other
+book's part under `<key>#<book id>`; they commit together, so a retry
 finds all of them or none, and `recorded(key)` returns every part's events
 in the order they were first returned.
 
@@ -236,9 +237,10 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
                       idempotency_key=idempotency_key, metadata=metadata, request=request,
                       report_balances=report_balances)
 
-    # The caller's key is recorded with the home book's part, or with the
-    # lowest book's when the home book has none.
-    key_book = home if home in parts else min(parts)
+    # The caller's key is recorded with the part that holds the caller's
+    # first event (its events carry the key the caller sent; companions in
+    # other books carry `<key>#<book>`).
+    key_book = book_of_stream(events[0].stream)
     requests = {}
     for book, entries in parts.items():
         key = None if idempotency_key is None else (
@@ -250,7 +252,7 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
             {**{s: v for s, v in expected.items() if book_of_stream(s) == book},
              **{e.stream: 0 for e, _, companion in entries if companion}},
             key, metadata,
-            # The home part keeps the caller's request, so the fingerprint a
+            # The key's part keeps the caller's request, so the fingerprint a
             # retry is compared with (`recorded`) is the caller's own.
             request if request is None or book == key_book
             else {"request": request, "book": book},
@@ -301,7 +303,7 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
     if replayed:
         found = recorded(idempotency_key, using) if idempotency_key is not None else None
         if found is None:
-            raise InvalidEvent("a part of this request is on the record without its home part",
+            raise InvalidEvent("a part of this request is on the record without its keyed part",
                                idempotency_key=idempotency_key)
         return AppendResult(tuple(found[1]), replayed=True)
     return _combined(parts, results)
@@ -309,7 +311,7 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
 
 def recorded(idempotency_key: str, using: str = "default"
              ) -> tuple[str, list[RecordedEvent]] | None:
-    """The fingerprint of a keyed request's home part and every part's events."""
+    """The fingerprint of a keyed request's keyed part and every part's events."""
     with connections[using].cursor() as cursor:
         cursor.execute(
             "SELECT key, fingerprint, first_position, last_position FROM ledger_idempotency"

@@ -103,9 +103,11 @@ def test_a_retry_is_answered_from_the_record_and_writes_nothing(venue):
     assert again.replayed
     assert sorted(e.position for e in again.events) == sorted(e.position for e in first.events)
     assert _counts() == before and _balance("player/alice/account") == 2_000
-    # The key stays with the home book's part (the companion), main's part is key#1.
+    # The key stays with the part holding the caller's event (main's), the venue's
+    # companion is key#<venue>: the caller's event carries the key it sent.
     keys = dict(IdempotencyRecord.objects.values_list("key", "book"))
-    assert keys["k-1"] == venue and keys[part_key("k-1", 1)] == 1
+    assert keys["k-1"] == 1 and keys[part_key("k-1", venue)] == venue
+    assert first.events[0].idempotency_key == "k-1"
     fingerprint, events = recorded("k-1")
     assert [e.position for e in events] == [e.position for e in first.events]
     # The balances each event left, as the live append gave them (each in its own book).
