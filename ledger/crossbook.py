@@ -54,7 +54,7 @@ from .placement import database_for
 from .store import balances_at, load_events
 from .transfers import _opening, clearing_account
 from .types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
-from .writer import _build_request, append, write_books, write_group
+from .writer import _build_request, _writer, append, write_books, write_group
 
 __all__ = ["CROSSBOOK_LEG", "append_across", "recorded", "recorded_across", "part_key",
            "forget"]
@@ -260,8 +260,43 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
             book)
     results: dict[int, AppendResult] = {}
     replayed = False
+    clearing_codes = {code for codes in clearing.values() for code in codes}
+    if (not checks and not clearing_codes - _open_clearing_accounts
+            and not connections[using].in_atomic_block):
+        # Every part through the database's group-commit writer, linked:
+        # committed together, in a round shared with other requests.
+        ordered = sorted(requests)
+        outcomes = _writer(ordered[0], using).submit_linked(
+            [requests[book] for book in ordered])
+        for outcome in outcomes:
+            if isinstance(outcome, LedgerError):
+                raise outcome
+        results = dict(zip(ordered, outcomes))
+        if not any(outcome.replayed for outcome in results.values()):
+            return _combined(parts, results)
+        replayed = True
+    if not replayed:
+        results, replayed = _append_in_transaction(requests, checks, clearing, clearing_codes,
+                                                   using, metadata)
+    if replayed:
+        found = recorded(idempotency_key, using) if idempotency_key is not None else None
+        if found is None:
+            raise InvalidEvent("a part of this request is on the record without its keyed part",
+                               idempotency_key=idempotency_key)
+        return AppendResult(tuple(found[1]), replayed=True)
+    return _combined(parts, results)
+
+
+def _append_in_transaction(requests: Mapping[int, Any], checks: Mapping[int, dict[str, int]],
+                           clearing: Mapping[int, set[str]], clearing_codes: set[str],
+                           using: str, metadata: Metadata | None
+                           ) -> tuple[dict[int, AppendResult], bool]:
+    """Write every part in one transaction of the caller's connection (inside the
+    caller's, when it has one), opening missing clearing accounts and checking
+    versions in books written nothing first; (results by book, replayed)."""
+    results: dict[int, AppendResult] = {}
+    replayed = False
     with transaction.atomic(using=using):
-        clearing_codes = {code for codes in clearing.values() for code in codes}
         missing = _missing_accounts(clearing_codes - _open_clearing_accounts, using)
         if checks:
             # Versions in books written nothing: each book locked in turn, in
@@ -300,13 +335,7 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
             # Open for good once committed (an account is never closed).
             transaction.on_commit(lambda: _open_clearing_accounts.update(clearing_codes),
                                   using=using)
-    if replayed:
-        found = recorded(idempotency_key, using) if idempotency_key is not None else None
-        if found is None:
-            raise InvalidEvent("a part of this request is on the record without its keyed part",
-                               idempotency_key=idempotency_key)
-        return AppendResult(tuple(found[1]), replayed=True)
-    return _combined(parts, results)
+    return results, replayed
 
 
 def recorded(idempotency_key: str, using: str = "default"

@@ -643,8 +643,14 @@ class _GroupWriter:
         self._thread.start()
 
     def submit(self, request: AppendRequest) -> AppendResult | LedgerError:
+        return self.submit_linked((request,))[0]
+
+    def submit_linked(self, requests: Sequence[AppendRequest]
+                      ) -> list[AppendResult | LedgerError]:
+        """Commit requests together or not at all (a request's parts in several
+        books, ledger.crossbook), in a group with others; one outcome each."""
         future: concurrent.futures.Future = concurrent.futures.Future()
-        self._queue.put((request, future))
+        self._queue.put((tuple(requests), future))
         return future.result()
 
     def stop(self) -> None:
@@ -679,7 +685,7 @@ class _GroupWriter:
         cap, if one did: it starts the next group, so order is kept.
         """
         group = [first]
-        events = len(first[0].events)
+        events = _events(first)
         while len(group) < REQUESTS_PER_GROUP_MAX:
             try:
                 item = self._queue.get_nowait()
@@ -688,35 +694,57 @@ class _GroupWriter:
             if item is None:
                 self._queue.put(None)  # stop after this group
                 break
-            if events + len(item[0].events) > EVENTS_PER_GROUP_MAX:
+            if events + _events(item) > EVENTS_PER_GROUP_MAX:
                 return group, item
             group.append(item)
-            events += len(item[0].events)
+            events += _events(item)
         return group, None
 
     def _commit(self, group: list) -> None:
+        requests = [request for parts, _ in group for request in parts]
         GROUP_SIZE.observe(len(group))
-        books = sorted({request.book for request, _ in group})
+        books = sorted({request.book for request in requests})
         GROUP_BOOKS.observe(len(books))
+        broken: list[tuple[tuple, list]] = []
         try:
             with transaction.atomic(using=self.using):
-                outcomes = write_books([request for request, _ in group], self.using)
+                outcomes = write_books(requests, self.using)
+                answers = _split(group, outcomes)
+                broken = [(item, answer) for item, answer in zip(group, answers)
+                          if _torn(answer)]
+                if broken:
+                    raise _Torn
+        except _Torn:
+            # A linked request had a part refused and another written: the
+            # round is undone, the torn requests answered with their refusal,
+            # and the rest of the group written again without them.
+            torn = {id(item) for item, _ in broken}
+            for (_, future), answer in broken:
+                future.set_result(answer)
+            rest = [item for item in group if id(item) not in torn]
+            if rest:
+                self._commit(rest)
+            return
         except BaseException as error:  # noqa: BLE001 - every caller must get an answer
             connection = connections[self.using]
             connection.close_if_unusable_or_obsolete()
             if isinstance(error, DatabaseError):
                 connection.close()
-            if len(books) > 1:
-                # One book broke the shared transaction: frozen by a move
-                # (SQLSTATE 25006 from its insert trigger), or a request that
-                # took a key or a stream another book of the group took too.
-                # Write book by book, in id order, so the other books still
-                # commit and only the culprit's book sees the error (and then
-                # only its culprit, below).
+            # One book broke the shared transaction: frozen by a move
+            # (SQLSTATE 25006 from its insert trigger), or a request that
+            # took a key or a stream another book of the group took too.
+            # Write book by book, in id order (a linked request alone), so
+            # the other books still commit and only the culprit's book sees
+            # the error (and then only its culprit, below).
+            units = [[item for item in group if len(item[0]) == 1 and item[0][0].book == book]
+                     for book in books]
+            units = [unit for unit in units if unit] + [[item] for item in group
+                                                         if len(item[0]) > 1]
+            if len(units) > 1:
                 logger.warning("ledger.group_commit_failed",
                                extra={"requests": len(group), "books": len(books)})
-                for book in books:
-                    self._commit([item for item in group if item[0].book == book])
+                for unit in units:
+                    self._commit(unit)
                 return
             if len(group) > 1:
                 # One request broke the shared transaction (a database error a
@@ -728,8 +756,32 @@ class _GroupWriter:
                 return
             group[0][1].set_exception(error)
             return
-        for (_, future), outcome in zip(group, outcomes):
-            future.set_result(outcome)
+        for (_, future), answer in zip(group, answers):
+            future.set_result(answer)
+
+
+class _Torn(Exception):
+    """A linked request was written in part: undo the round (`_GroupWriter._commit`)."""
+
+
+def _events(item: tuple) -> int:
+    return sum(len(request.events) for request in item[0])
+
+
+def _split(group: list, outcomes: list) -> list[list]:
+    """The group's outcomes, one list per queued item (a linked request's parts)."""
+    answers, at = [], 0
+    for parts, _ in group:
+        answers.append(outcomes[at:at + len(parts)])
+        at += len(parts)
+    return answers
+
+
+def _torn(answer: list) -> bool:
+    """Whether a linked request had a part refused while another was written."""
+    refused = any(isinstance(outcome, LedgerError) for outcome in answer)
+    return refused and any(isinstance(outcome, AppendResult) and not outcome.replayed
+                           for outcome in answer)
 
 
 _writer_lock = threading.Lock()

@@ -221,3 +221,34 @@ def test_a_version_in_a_book_written_nothing_is_checked_under_its_lock(venue):
                            home_book="main", book_for_stream=lambda stream: "main",
                            expected_versions={"machine/m2": 1})
     assert result.events[0].book == 1 and _counts() == {1: before[1] + 1, 2: before[2]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_parts_go_through_the_group_writer_linked(venue,
+                                                                             monkeypatch):
+    """Once the clearing pair is open, a request across books is handed to the database's
+    group-commit writer as linked parts (committed in one of its rounds, with other
+    requests), not written on the caller's own connection; a refused part writes none."""
+    from ledger.writer import _GroupWriter
+
+    linked: list[int] = []
+    real = _GroupWriter.submit_linked
+
+    def counted(self, requests):
+        linked.append(len(requests))
+        return real(self, requests)
+
+    monkeypatch.setattr(_GroupWriter, "submit_linked", counted)
+    append_across([_deposit(1_000)], home_book="tallinn", book_for_stream=lambda s: "main")
+    tried = len(linked)    # the first learns the player's book, then opens the clearing pair
+    second = append_across([_deposit(2_000)], home_book="tallinn",
+                           book_for_stream=lambda s: "main")
+    assert linked[tried:] == [2]
+    event, leg = second.events
+    assert event.recorded_at == leg.recorded_at and event.book != leg.book
+    before = _counts()
+    with pytest.raises(InsufficientFunds):     # the player's account may not go negative
+        append_across([_deposit(-9_000)], home_book="tallinn", book_for_stream=lambda s: "main")
+    assert linked[tried:] == [2, 2] and _counts() == before
+    assert _balance("player/alice/account") == 3_000 and _balance("cage/tallinn/cash") == 3_000
+    assert verify_chain().ok and verify_chain(book=venue).ok

@@ -39,7 +39,8 @@ def _writer_with(items: list) -> _GroupWriter:
 
 
 def _sizes(group: list) -> list[int]:
-    return [len(request.events) for request, _ in group]
+    """Events of each queued item (an item: a request, or a request's linked parts)."""
+    return [sum(len(request.events) for request in parts) for parts, _ in group]
 
 
 def test_group_caps_relate():
@@ -51,7 +52,7 @@ def test_group_caps_relate():
 def test_group_stops_before_the_events_cap_and_keeps_order():
     """The request that would break the events cap starts the next group."""
     third = EVENTS_PER_GROUP_MAX // 3
-    items = [(_request(third), n) for n in range(4)]
+    items = [((_request(third),), n) for n in range(4)]
     group_writer = _writer_with(items[1:])
 
     group, held = group_writer._drain(items[0])
@@ -64,8 +65,8 @@ def test_group_stops_before_the_events_cap_and_keeps_order():
 
 def test_group_of_the_largest_append_is_that_append_alone():
     """A maximal append is committed alone, however many wait behind it."""
-    largest = (_request(EVENTS_PER_APPEND_MAX), 0)
-    small = (_request(1), 1)
+    largest = ((_request(EVENTS_PER_APPEND_MAX),), 0)
+    small = ((_request(1),), 1)
     group, held = _writer_with([small])._drain(largest)
     assert (_sizes(group), held) == ([EVENTS_PER_APPEND_MAX], small)
 
@@ -73,16 +74,24 @@ def test_group_of_the_largest_append_is_that_append_alone():
 def test_group_stops_at_the_requests_cap(monkeypatch):
     """No more than REQUESTS_PER_GROUP_MAX requests share a commit."""
     monkeypatch.setattr(writer, "REQUESTS_PER_GROUP_MAX", 3)
-    items = [(_request(1), n) for n in range(5)]
+    items = [((_request(1),), n) for n in range(5)]
     group_writer = _writer_with(items[1:])
     group, held = group_writer._drain(items[0])
     assert ([n for _, n in group], held) == ([0, 1, 2], None)
     assert group_writer._queue.get_nowait() is items[3]
 
 
+def test_a_linked_request_counts_all_its_parts_against_the_cap():
+    """A request across books is one item of its parts: it joins a group whole or waits."""
+    half = EVENTS_PER_GROUP_MAX // 2
+    linked = ((_request(half), _request(2)), 1)
+    group, held = _writer_with([linked])._drain(((_request(half),), 0))
+    assert (_sizes(group), held) == ([half], linked)
+
+
 def test_stop_after_the_group_it_arrived_in():
     """A stop request ends draining and stays queued for the writer's loop."""
-    items = [(_request(1), 0), (_request(1), 1), None, (_request(1), 2)]
+    items = [((_request(1),), 0), ((_request(1),), 1), None, ((_request(1),), 2)]
     group_writer = _writer_with(items[1:])
     group, held = group_writer._drain(items[0])
     assert ([n for _, n in group], held) == ([0, 1], None)

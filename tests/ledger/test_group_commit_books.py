@@ -69,10 +69,27 @@ def _thread_free_writer() -> _GroupWriter:
     return writer
 
 
-def _commit(requests: list) -> list[concurrent.futures.Future]:
-    group = [(request, concurrent.futures.Future()) for request in requests]
+class _One:
+    """The outcome of one queued request (the writer answers each item with a list)."""
+
+    def __init__(self, future: concurrent.futures.Future) -> None:
+        self.future = future
+
+    def result(self):
+        return self.future.result()[0]
+
+
+def _commit(requests: list) -> list[_One]:
+    group = [((request,), concurrent.futures.Future()) for request in requests]
     _thread_free_writer()._commit(group)
-    return [future for _, future in group]
+    return [_One(future) for _, future in group]
+
+
+def _commit_items(items: list[tuple]) -> list[list]:
+    """Commit queued items as the writer thread does: each a tuple of linked requests."""
+    group = [(tuple(item), concurrent.futures.Future()) for item in items]
+    _thread_free_writer()._commit(group)
+    return [future.result() for _, future in group]
 
 
 def _balance(code: str) -> int:
@@ -248,7 +265,7 @@ def test_books_are_locked_in_ascending_id_whatever_the_requests_order():
     another transaction holds south, the writer holds north and waits."""
     _open_books()
     held, release = threading.Event(), threading.Event()
-    committed: list[list[concurrent.futures.Future]] = []
+    committed: list[list[_One]] = []
 
     def hold_south() -> None:
         try:
@@ -395,3 +412,29 @@ def test_a_book_not_open_here_fails_alone_in_its_round():
     with pytest.raises(DatabaseError, match="book 5 is not open"):
         missing.result()
     assert far.result().events[0].position == base_position(9) + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_linked_request_commits_all_its_parts_or_none_and_the_round_goes_on():
+    """A request written across books (ledger.crossbook) goes through the writer as linked
+    parts: all written in the round, or, when one part is refused, none, while the other
+    requests of the round are written as if it had not been there."""
+    _open_books()
+    before = _heads()
+    whole, torn, alone = _commit_items([
+        [_request("north", 100), _request("south", 200)],
+        [_request("north", 50), _request("south", 99_999, out=True)],   # south refuses
+        [_request("north", 7)],
+    ])
+    assert all(isinstance(outcome, AppendResult) for outcome in whole + alone)
+    assert isinstance(torn[0], AppendResult) and not torn[0].replayed   # north accepted it ...
+    assert isinstance(torn[1], InsufficientFunds)                       # ... south refused
+    after = _heads()
+    # Written: the whole pair and the lone request; nothing of the torn pair.
+    assert after["north"][0] == before["north"][0] + 2
+    assert after["south"][0] == before["south"][0] + 1
+    assert (_balance("north/player"), _balance("south/player")) == (10_107, 10_200)
+    assert whole[0].events[0].recorded_at == whole[1].events[0].recorded_at
+    for key in BOOKS:
+        assert verify_chain(book=book_id(key)).ok
+
