@@ -31,6 +31,7 @@ from casino.cashier.commands import close_shift, open_shift, transfer
 from casino.cashier.models import Shift
 from casino.compliance.commands import propose_correction
 from casino.jackpots.models import JackpotHit
+from casino.officers.formatting import number_in_book
 from casino.reports.commands import close_day
 from casino.reports.models import DayClose
 from casino.roles import Role
@@ -137,9 +138,11 @@ def test_an_officer_reads_a_close_a_jackpot_hit_and_the_exceptions(live_server, 
     alert = Alert.objects.filter(kind="cash_short").get()
     browser.get(f"{server}/admin/compliance/alert/{quote(alert.pk)}/change/")
     page = _wait_for(browser, "content-main").text
-    assert "EUR 60.00" in page and f"event #{alert.raised_position}" in page
+    # Numbered in its own book (the cashier's shift is on the venue's): "#12 in ...".
+    number = number_in_book(alert.raised_position)
+    assert "EUR 60.00" in page and f"event {number}" in page
     _screenshot(browser, "alert")
-    browser.find_element(By.LINK_TEXT, f"event #{alert.raised_position}").click()
+    browser.find_element(By.LINK_TEXT, f"event {number}").click()
     page = _wait_for(browser, "content-main").text
     assert "Alert (cash short)" in page and "minor" not in page.lower()
     _screenshot(browser, "event")
@@ -163,6 +166,12 @@ def test_an_officer_reads_a_close_a_jackpot_hit_and_the_exceptions(live_server, 
     refusals = browser.find_element(By.ID, "chart-rejections")
     assert refusals.find_element(By.CSS_SELECTOR, "text.axis-unit").text == "refusals"
     _screenshot(browser, "charts")
+
+    # Every book's events wait for verification; the screen lists each book.
+    browser.get(f"{server}/admin/officers/verify/")
+    books = _wait_for(browser, "verify-books").text
+    assert "main" in books and "casino-helsinki" in books
+    _screenshot(browser, "verify-books")
 
 
 @pytest.mark.slow
