@@ -718,12 +718,15 @@ class _GroupWriter:
             # A linked request had a part refused and another written: the
             # round is undone, the torn requests answered with their refusal,
             # and the rest of the group written again without them.
+            # Answered after the rest is written: a refusal names a state
+            # (a stream's version) that the rest's commit makes visible, so
+            # a caller that reads again at once finds it.
             torn = {id(item) for item, _ in broken}
-            for (_, future), answer in broken:
-                future.set_result(answer)
             rest = [item for item in group if id(item) not in torn]
             if rest:
                 self._commit(rest)
+            for (_, future), answer in broken:
+                future.set_result(answer)
             return
         except BaseException as error:  # noqa: BLE001 - every caller must get an answer
             connection = connections[self.using]
