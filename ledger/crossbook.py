@@ -46,11 +46,11 @@ import uuid
 from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
-from django.db import connections, transaction
+from django.db import DatabaseError, connections, transaction
 
 from .books import book_id, book_key
 from .errors import AccountExists, InvalidEvent, LedgerError, StaleVersion
-from .placement import database_for
+from .placement import database_for, forget as forget_placement, is_moved_error
 from .store import balances_at, load_events
 from .transfers import _opening, clearing_account
 from .types import AppendResult, Metadata, NewEvent, Posting, RecordedEvent
@@ -160,7 +160,8 @@ def forget() -> None:
 def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookFor | None,
                  book_for_account: BookFor | None, expected: dict[str, int],
                  idempotency_key: str | None, metadata: Metadata | None, request: Any,
-                 report_balances: tuple[str, ...]) -> AppendResult:
+                 report_balances: tuple[str, ...], _moved_retry: bool = False
+                 ) -> AppendResult:
     using = database_for(home)
     # A new stream the caller's rule leaves to the default opens beside the
     # streams whose versions the request checks, when those are known to be
@@ -266,8 +267,20 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
         # Every part through the database's group-commit writer, linked:
         # committed together, in a round shared with other requests.
         ordered = sorted(requests)
-        outcomes = _writer(ordered[0], using).submit_linked(
-            [requests[book] for book in ordered])
+        try:
+            outcomes = _writer(ordered[0], using).submit_linked(
+                [requests[book] for book in ordered])
+        except DatabaseError as error:
+            # A book was moved and this process's directory entry is stale:
+            # the old copy refused (it is frozen). Ask the directory again,
+            # once, as `append` does; a request now spanning servers is refused.
+            if not is_moved_error(error) or _moved_retry:
+                raise
+            for book in ordered:
+                forget_placement(book)
+            return _append_once(events, home, book_for_stream, book_for_account, expected,
+                                idempotency_key, metadata, request, report_balances,
+                                _moved_retry=True)
         for outcome in outcomes:
             if isinstance(outcome, LedgerError):
                 raise outcome

@@ -489,3 +489,36 @@ def test_a_move_stopped_before_the_switch_is_rerun_and_can_go_back(placed, monke
     assert move_book("tallinn", "server2").position == after.events[0].position
     assert database_for("tallinn") == "server2"
     assert local_position(_deposit("tallinn", 5).events[0].position) == 7   # not frozen
+
+
+def test_a_write_across_books_with_a_stale_directory_asks_again(placed):
+    """A write across two books of server 2 (ledger.crossbook, linked through the group
+    writer) after one of them moved to server 3, by a process whose directory entry is
+    stale: the old, frozen copy refuses "was moved", the request asks the directory again
+    and, now spanning two servers, is refused as such; nothing is written anywhere."""
+    from ledger.crossbook import append_across
+    from ledger.errors import InvalidEvent
+
+    open_book("parnu", "server2")
+    open_account(code="parnu/cash", type="asset", currency="EUR", book="parnu")
+    parnu = book_id("parnu")
+
+    def deposit(amount_minor: int):
+        # The player's funds on tallinn, the cash on parnu's cage: one request, two books.
+        return append_across([_event("parnu/cash", "tallinn/player", amount_minor,
+                                     stream="test/parnu-deposits")],
+                             home_book="tallinn", book_for_stream=lambda stream: "tallinn")
+
+    deposit(100)                   # learns the books, opens the clearing pair
+    linked = deposit(200)          # through server 2's writer, linked
+    assert {event.book for event in linked.events} == {placed["tallinn"].id, parnu}
+    move_book("parnu", "server3")
+    before = {alias: heads(using=alias) for alias in ("server2", "server3")}
+    directory_cache[parnu] = ("server2", time.monotonic())
+    try:
+        with pytest.raises(InvalidEvent, match="different databases"):
+            deposit(300)
+    finally:
+        directory_cache.pop(parnu, None)
+    assert {alias: heads(using=alias) for alias in ("server2", "server3")} == before
+    assert database_for("parnu") == "server3"
