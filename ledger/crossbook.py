@@ -259,8 +259,6 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
             else {"request": request, "book": book},
             [code for code in report_balances if book_of_account(code) == book],
             book)
-    results: dict[int, AppendResult] = {}
-    replayed = False
     clearing_codes = {code for codes in clearing.values() for code in codes}
     if (not checks and not clearing_codes - _open_clearing_accounts
             and not connections[using].in_atomic_block):
@@ -285,19 +283,18 @@ def _append_once(events: tuple[NewEvent, ...], home: int, book_for_stream: BookF
             if isinstance(outcome, LedgerError):
                 raise outcome
         results = dict(zip(ordered, outcomes))
-        if not any(outcome.replayed for outcome in results.values()):
-            return _combined(parts, results)
-        replayed = True
-    if not replayed:
+        replayed = any(outcome.replayed for outcome in results.values())
+    else:
         results, replayed = _append_in_transaction(requests, checks, clearing, clearing_codes,
                                                    using, metadata)
-    if replayed:
-        found = recorded(idempotency_key, using) if idempotency_key is not None else None
-        if found is None:
-            raise InvalidEvent("a part of this request is on the record without its keyed part",
-                               idempotency_key=idempotency_key)
-        return AppendResult(tuple(found[1]), replayed=True)
-    return _combined(parts, results)
+    if not replayed:
+        return _combined(parts, results)
+    # Written before under this key: every part was (they commit together).
+    found = recorded(idempotency_key, using) if idempotency_key is not None else None
+    if found is None:
+        raise InvalidEvent("a part of this request is on the record without its keyed part",
+                           idempotency_key=idempotency_key)
+    return AppendResult(tuple(found[1]), replayed=True)
 
 
 def _append_in_transaction(requests: Mapping[int, Any], checks: Mapping[int, dict[str, int]],
