@@ -147,6 +147,7 @@ _EXPORTS = {
     # Which book a position belongs to, and a book's key (the feed's `book`).
     "book_of": "ledger.books",
     "base_position": "ledger.books",
+    "local_position": "ledger.books",
     "book_key": "ledger.books",
 }
 

@@ -19,7 +19,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from ledger import base_position, book_key, book_of
+from ledger import book_key, book_of, local_position
 
 LINES_MAX = 40
 LIST_ITEMS_MAX = 12
@@ -399,5 +399,5 @@ def number_in_book(position: int) -> str:
     """An event's number as officers read it: "#12" on the main book, "#12 in
     helsinki" on a venue's (a position names its book; each book counts from 1)."""
     book = book_of(position)
-    local = position - base_position(book)
+    local = local_position(position)
     return f"#{local}" if book == 1 else f"#{local} in {book_key(book)}"
