@@ -175,3 +175,5 @@ def steady_caches(monkeypatch, settings):
     """
     monkeypatch.setattr("casino.rules.cache.TTL_SECONDS", 3600.0)
     settings.WEBHOOKS_SUBSCRIPTIONS_CACHE_SECONDS = 3600.0
+    # Where a venue's book lives (ledger.placement): 5 s, re-read when it expires.
+    settings.LEDGER_PLACEMENT_CACHE_SECONDS = 3600.0
